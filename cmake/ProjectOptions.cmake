@@ -1,0 +1,30 @@
+# Interface targets that every EpsilonLab target links PRIVATE:
+#   epsilon::warnings  - the warning set (-Wall -Wextra -Wpedantic and friends)
+#   epsilon::options   - optimisation, sanitizers, CPU tuning
+add_library(epsilon_warnings INTERFACE)
+add_library(epsilon::warnings ALIAS epsilon_warnings)
+target_compile_options(epsilon_warnings INTERFACE
+  -Wall -Wextra -Wpedantic -Wshadow=local -Wnon-virtual-dtor -Wcast-align
+  -Woverloaded-virtual -Wimplicit-fallthrough)
+
+add_library(epsilon_options INTERFACE)
+add_library(epsilon::options ALIAS epsilon_options)
+if(EPSILON_NATIVE)
+  target_compile_options(epsilon_options INTERFACE -march=native)
+endif()
+if(EPSILON_SANITIZERS)
+  target_compile_options(epsilon_options INTERFACE -fsanitize=${EPSILON_SANITIZERS} -fno-omit-frame-pointer)
+  target_link_options(epsilon_options INTERFACE -fsanitize=${EPSILON_SANITIZERS})
+endif()
+
+# epsilon_add_area(NAME DEPENDS ...): one static library per core/ folder, from the
+# folder's .cpp files, public include root at core/.. so headers read "core/nn/model.h".
+function(epsilon_add_area name)
+  cmake_parse_arguments(ARG "" "" "DEPENDS" ${ARGN})
+  file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
+  add_library(epsilon_${name} STATIC ${sources})
+  add_library(epsilon::${name} ALIAS epsilon_${name})
+  target_include_directories(epsilon_${name} PUBLIC ${PROJECT_SOURCE_DIR})
+  target_link_libraries(epsilon_${name} PUBLIC ${ARG_DEPENDS} PRIVATE epsilon::warnings epsilon::options)
+  set_target_properties(epsilon_${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+endfunction()

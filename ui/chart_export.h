@@ -1,0 +1,31 @@
+// Writes a drawing (one chart, or the whole grid) to PNG at a chosen size and DPI, to SVG
+// or to PDF. Files are written atomically (QSaveFile): an export that fails leaves any
+// earlier file untouched and reports why.
+#pragma once
+
+#include <QSize>
+#include <QString>
+
+#include <functional>
+
+QT_BEGIN_NAMESPACE
+class QPainter;
+class QRectF;
+QT_END_NAMESPACE
+
+namespace epsilon::ui {
+
+using RenderFunction = std::function<void(QPainter& painter, const QRectF& target)>;
+
+enum class ExportFormat { Png, Svg, Pdf };
+
+// From the file name's suffix (png, svg, pdf); nullopt-like: returns false if unknown.
+bool exportFormatForPath(const QString& path, ExportFormat& format);
+
+// Renders into `path`. `size` is in pixels for PNG (the DPI is stored in the file and
+// scales fonts), in points for SVG and PDF. Returns an empty string on success, otherwise
+// a message naming the file and the reason.
+QString exportDrawing(const RenderFunction& render, const QString& path, QSize size, int dpi = 96,
+                      const QString& title = {});
+
+}  // namespace epsilon::ui
