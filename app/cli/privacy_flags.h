@@ -1,0 +1,130 @@
+// Flags shared by the `epsilon` and `calibrate` commands: the sampling of a DP-SGD run,
+// given either as --sample-rate/--steps or as --epochs/--dataset-size/--batch-size, plus
+// --delta and --accountant; each bad value is a UsageError naming its flag.
+#pragma once
+
+#include <QCommandLineParser>
+#include <QJsonObject>
+#include <QStringList>
+#include <cmath>
+#include <limits>
+
+#include "cli_options.h"
+#include "core/privacy/calibration.h"
+
+namespace epsilon::cli {
+
+struct PrivacyRunFlags {
+  double sampleRate = 0.0;
+  long long steps = 0;
+  double delta = 0.0;
+  privacy::AccountantKind accountant = privacy::AccountantKind::Rdp;
+  QJsonObject echo;  // the run's parameters as they go into the JSON output
+};
+
+inline void addPrivacyRunOptions(QCommandLineParser& parser) {
+  parser.addOptions({
+      {QStringLiteral("sample-rate"), QStringLiteral("Poisson sampling rate q in (0, 1]."),
+       QStringLiteral("Q")},
+      {QStringLiteral("steps"), QStringLiteral("Number of DP-SGD steps T >= 1."),
+       QStringLiteral("T")},
+      {QStringLiteral("epochs"), QStringLiteral("Epochs E (instead of --sample-rate/--steps)."),
+       QStringLiteral("E")},
+      {QStringLiteral("dataset-size"), QStringLiteral("Training set size N (with --epochs)."),
+       QStringLiteral("N")},
+      {QStringLiteral("batch-size"),
+       QStringLiteral("Expected lot size L (with --epochs): q = L/N, T = ceil(E*N/L)."),
+       QStringLiteral("L")},
+      {QStringLiteral("delta"), QStringLiteral("Target delta in (0, 1)."), QStringLiteral("D")},
+      {QStringLiteral("accountant"), QStringLiteral("rdp (default) or pld (tight)."),
+       QStringLiteral("NAME"), QStringLiteral("rdp")},
+  });
+}
+
+inline PrivacyRunFlags readPrivacyRunFlags(const QCommandLineParser& parser) {
+  PrivacyRunFlags flags;
+  const bool direct =
+      parser.isSet(QStringLiteral("sample-rate")) || parser.isSet(QStringLiteral("steps"));
+  const bool epochForm = parser.isSet(QStringLiteral("epochs")) ||
+                         parser.isSet(QStringLiteral("dataset-size")) ||
+                         parser.isSet(QStringLiteral("batch-size"));
+  if (direct && epochForm) {
+    throw UsageError(
+        "--sample-rate/--steps and --epochs/--dataset-size/--batch-size cannot be mixed");
+  }
+  if (epochForm) {
+    const double epochs = readDouble(parser, QStringLiteral("epochs"));
+    requirePositive(QStringLiteral("epochs"), epochs);
+    const long long datasetSize = readInteger(parser, QStringLiteral("dataset-size"));
+    if (datasetSize < 1) {
+      throw UsageError(QStringLiteral("--dataset-size: expected an integer >= 1, got %1")
+                           .arg(datasetSize)
+                           .toStdString());
+    }
+    const long long batchSize = readInteger(parser, QStringLiteral("batch-size"));
+    if (batchSize < 1 || batchSize > datasetSize) {
+      throw UsageError(QStringLiteral("--batch-size: expected an integer in [1, %1], got %2")
+                           .arg(datasetSize)
+                           .arg(batchSize)
+                           .toStdString());
+    }
+    flags.sampleRate = static_cast<double>(batchSize) / static_cast<double>(datasetSize);
+    const double steps =
+        std::ceil(epochs * static_cast<double>(datasetSize) / static_cast<double>(batchSize));
+    if (!(steps >= 1.0 && steps < 1e15)) {
+      throw UsageError(
+          QStringLiteral("--epochs: %1 epochs give %2 steps").arg(epochs).arg(steps).toStdString());
+    }
+    flags.steps = static_cast<long long>(steps);
+    flags.echo.insert(QStringLiteral("epochs"), epochs);
+    flags.echo.insert(QStringLiteral("dataset_size"), static_cast<qint64>(datasetSize));
+    flags.echo.insert(QStringLiteral("batch_size"), static_cast<qint64>(batchSize));
+  } else {
+    if (!parser.isSet(QStringLiteral("sample-rate"))) {
+      throw UsageError("--sample-rate is required (or --epochs, --dataset-size and --batch-size)");
+    }
+    flags.sampleRate = readDouble(parser, QStringLiteral("sample-rate"));
+    requireRange(QStringLiteral("sample-rate"), flags.sampleRate, 0.0, 1.0, true, false);
+    flags.steps = readInteger(parser, QStringLiteral("steps"));
+    if (flags.steps < 1) {
+      throw UsageError(QStringLiteral("--steps: expected an integer >= 1, got %1")
+                           .arg(flags.steps)
+                           .toStdString());
+    }
+  }
+  flags.delta = readDouble(parser, QStringLiteral("delta"));
+  requireRange(QStringLiteral("delta"), flags.delta, 0.0, 1.0, true, true);
+  const QString accountant = parser.value(QStringLiteral("accountant"));
+  if (accountant == QStringLiteral("rdp")) {
+    flags.accountant = privacy::AccountantKind::Rdp;
+  } else if (accountant == QStringLiteral("pld")) {
+    flags.accountant = privacy::AccountantKind::Pld;
+  } else {
+    throw UsageError(QStringLiteral("--accountant: expected 'rdp' or 'pld', got '%1'")
+                         .arg(accountant)
+                         .toStdString());
+  }
+  flags.echo.insert(QStringLiteral("sample_rate"), flags.sampleRate);
+  flags.echo.insert(QStringLiteral("steps"), static_cast<qint64>(flags.steps));
+  flags.echo.insert(QStringLiteral("delta"), flags.delta);
+  flags.echo.insert(QStringLiteral("accountant"),
+                    QString::fromUtf8(privacy::accountantKindName(flags.accountant)));
+  return flags;
+}
+
+// --conversion improved|classic (RDP only).
+inline privacy::RdpConversion readConversion(const QCommandLineParser& parser) {
+  const QString conversion = parser.value(QStringLiteral("conversion"));
+  if (conversion == QStringLiteral("improved")) return privacy::RdpConversion::Improved;
+  if (conversion == QStringLiteral("classic")) return privacy::RdpConversion::Classic;
+  throw UsageError(QStringLiteral("--conversion: expected 'improved' or 'classic', got '%1'")
+                       .arg(conversion)
+                       .toStdString());
+}
+
+// A JSON number, or null for ∞/NaN (JSON has no infinity).
+inline QJsonValue jsonNumber(double value) {
+  return std::isfinite(value) ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
+}
+
+}  // namespace epsilon::cli

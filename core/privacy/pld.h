@@ -1,0 +1,108 @@
+// Pure functions of privacy loss distributions (PLDs; Koskela, Jälkö & Honkela 2020;
+// Google dp_accounting's PLDAccountant): the hockey-stick profile of the Poisson-subsampled
+// Gaussian, its pessimistic "connect-the-dots" discretisation (Doroshenko, Ghazi, Kamath,
+// Kumar & Manurangsi 2022), composition by FFT and the exact (ε, δ) of a discrete PLD.
+#pragma once
+
+#include <functional>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace epsilon::privacy {
+
+// A privacy loss distribution on a grid: probabilities[i] is the mass at privacy loss
+// (offset + i)·interval; infinityMass is the mass at +∞ (a δ that no ε removes).
+struct DiscretePld {
+  double interval = 1e-4;
+  long long offset = 0;
+  std::vector<double> probabilities;
+  double infinityMass = 0.0;
+
+  double lossAt(std::size_t index) const {
+    return (static_cast<double>(offset) + static_cast<double>(index)) * interval;
+  }
+};
+
+// Which ordered pair of neighbouring outputs a PLD describes, for add/remove adjacency with
+// μ = (1−q)·N(0,σ²) + q·N(1,σ²) (with the record) and μ0 = N(0,σ²) (without it):
+// Remove is the loss log(μ/μ0) under μ, Add is log(μ0/μ) under μ0. Both are needed; the
+// worse of the two composed directions is the guarantee.
+enum class PldDirection { Remove, Add };
+
+// Hockey-stick divergence δ(ε) = sup_S P(S) − e^ε Q(S) of one direction of the
+// Poisson-subsampled Gaussian (sensitivity 1, noise multiplier σ, sample rate q ∈ (0, 1]).
+// The likelihood ratio is monotone in the output, so S is a half-line with boundary x*:
+//   Remove: δ = q·Φ̄((x* − 1)/σ) − (e^ε − 1 + q)·Φ̄(x*/σ),  x* = σ² log((e^ε − 1 + q)/q) + ½
+//   Add:    δ = (1 − e^ε(1−q))·Φ(x*/σ) − e^ε q·Φ((x* − 1)/σ),  x* = σ² log((e^{−ε} − 1 + q)/q) + ½
+// (for q = 1 both reduce to Balle & Wang 2018, Thm. 8).
+double sampledGaussianDelta(double q, double sigma, double epsilon, PldDirection direction);
+
+// Pessimistic discretisation of a privacy profile on the grid ε_i = i·interval,
+// lowIndex <= i <= highIndex (Doroshenko et al. 2022, "connect the dots"): the returned PLD's
+// profile is the linear interpolation of `profile` in e^ε between the grid points, which lies
+// above the true profile because δ is convex in e^ε; the mass δ(ε_high) goes to infinity.
+// With x_i = e^{ε_i} and chord slopes s_i = (δ_{i+1} − δ_i)/(x_{i+1} − x_i) (s_{−1} from the
+// point (0, 1), s_high = 0) the masses are p_i = x_i (s_i − s_{i−1}).
+DiscretePld connectTheDots(const std::function<double(double)>& profile, long long lowIndex,
+                           long long highIndex, double interval);
+
+// Grid indices [low, high] that hold all but ~1e-19 of the loss of one direction of the
+// Poisson-subsampled Gaussian, at the given interval.
+std::pair<long long, long long> sampledGaussianLossIndexRange(double q, double sigma,
+                                                              PldDirection direction,
+                                                              double interval);
+
+// The pessimistic PLD of one step of the Poisson-subsampled Gaussian.
+DiscretePld sampledGaussianPld(double q, double sigma, PldDirection direction, double interval);
+
+// One factor of a composition: a PLD and how many times it is composed with itself.
+struct PldFactor {
+  const DiscretePld* pld = nullptr;
+  long long count = 0;
+};
+
+// Composition Π_k pld_k^{⊗count_k} (all on the same interval): the loss distributions
+// convolve, which the FFT turns into a product of spectra, so count_k-fold
+// self-composition is a power of the spectrum. The output window is chosen by a Chernoff
+// bound so that at most tailMass of the composed mass lies outside it; the circular
+// convolution wraps that mass into the window, so tailMass is added to the infinity mass,
+// which keeps the result pessimistic (every δ(ε) is then at least the true one).
+DiscretePld composePlds(std::span<const PldFactor> factors, double tailMass);
+
+// The composed grid indices kept by composePlds, relative to the summed offsets of the
+// factors: all of them when the full support is small, else the Chernoff window.
+struct PldWindow {
+  long long low = 0;
+  long long high = 0;
+  bool truncated = false;  // some mass (at most tailMass) lies outside
+  std::size_t size() const { return static_cast<std::size_t>(high - low + 1); }
+};
+PldWindow composedWindow(std::span<const PldFactor> factors, double tailMass);
+
+// composePlds with a window computed beforehand by composedWindow (to check its size first).
+DiscretePld composePlds(std::span<const PldFactor> factors, const PldWindow& window,
+                        double tailMass);
+
+// (ε, δ) of a discrete PLD, exact for it:
+//   δ(ε) = infinityMass + Σ_{l > ε} p(l)·(1 − e^{ε − l}),
+// precomputing suffix sums so a query costs O(log n). ε ≥ 0 only.
+class PldProfile {
+ public:
+  PldProfile();  // no loss at all: δ(ε) = 0
+  explicit PldProfile(const DiscretePld& pld);
+
+  double delta(double epsilon) const;
+  // Smallest ε >= 0 with δ(ε) <= delta (∞ if delta <= infinityMass).
+  double epsilon(double delta) const;
+
+ private:
+  double deltaFrom(std::size_t first, double epsilon) const;
+
+  std::vector<double> m_losses;        // positive losses only, increasing
+  std::vector<double> m_suffixMass;    // Σ_{j >= i} p_j, one extra 0 at the end
+  std::vector<double> m_suffixScaled;  // Σ_{j >= i} p_j e^{−l_j}, one extra 0 at the end
+  double m_infinityMass = 0.0;
+};
+
+}  // namespace epsilon::privacy

@@ -1,0 +1,125 @@
+#include "core/privacy/pld_accountant.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "core/common/errors.h"
+
+namespace epsilon::privacy {
+
+namespace {
+
+// The single-step PLDs of every atom in one direction, at one interval.
+std::vector<DiscretePld> stepPlds(const GaussianAtoms& atoms, PldDirection direction,
+                                  double interval) {
+  std::vector<DiscretePld> plds;
+  plds.reserve(atoms.gaussians.size());
+  for (const auto& [atom, count] : atoms.gaussians) {
+    plds.push_back(sampledGaussianPld(atom.sampleRate, atom.noiseMultiplier, direction, interval));
+  }
+  return plds;
+}
+
+std::vector<PldFactor> factorsOf(const std::vector<DiscretePld>& plds, const GaussianAtoms& atoms) {
+  std::vector<PldFactor> factors;
+  for (std::size_t k = 0; k < plds.size(); ++k) {
+    factors.push_back(PldFactor{&plds[k], atoms.gaussians[k].second});
+  }
+  return factors;
+}
+
+}  // namespace
+
+PldAccountant::PldAccountant(PldAccountantOptions options) : m_options(options) {
+  if (!(m_options.valueDiscretisationInterval > 0.0) ||
+      !std::isfinite(m_options.valueDiscretisationInterval)) {
+    throw PrivacyError("PLD accountant: the discretisation interval must be finite and > 0");
+  }
+  if (!(m_options.tailMass > 0.0 && m_options.tailMass < 1e-3)) {
+    throw PrivacyError("PLD accountant: the tail mass must be in (0, 1e-3)");
+  }
+}
+
+std::optional<std::string> PldAccountant::unsupportedReason(const DpEvent& event) const {
+  return gaussianReductionProblem(event);
+}
+
+double PldAccountant::usedInterval() const {
+  return composed().interval;
+}
+
+const PldAccountant::Composed& PldAccountant::composed() const {
+  if (m_composed) return *m_composed;
+  auto result = std::make_shared<Composed>();
+  const GaussianAtoms atoms = gaussianAtoms(ledger());
+  result->interval = m_options.valueDiscretisationInterval;
+  if (atoms.nonPrivate > 0) {
+    result->nonPrivate = true;
+  } else if (!atoms.gaussians.empty()) {
+    // Coarsen the interval until each step's grid and the composed window fit the limits.
+    double interval = m_options.valueDiscretisationInterval;
+    for (const auto& [atom, count] : atoms.gaussians) {
+      for (PldDirection direction : {PldDirection::Remove, PldDirection::Add}) {
+        const auto [low, high] = sampledGaussianLossIndexRange(
+            atom.sampleRate, atom.noiseMultiplier, direction, interval);
+        const double points = static_cast<double>(high - low + 1);
+        const double limit = static_cast<double>(m_options.maxStepPoints);
+        if (points > limit) interval *= std::ceil(points / limit * 1.01);
+      }
+    }
+    // q = 1 makes both directions identical (the Gaussian's PLD is symmetric).
+    const bool symmetric =
+        std::all_of(atoms.gaussians.begin(), atoms.gaussians.end(),
+                    [](const auto& entry) { return entry.first.sampleRate == 1.0; });
+    for (int attempt = 0;; ++attempt) {
+      const std::vector<DiscretePld> removeSteps = stepPlds(atoms, PldDirection::Remove, interval);
+      const std::vector<DiscretePld> addSteps =
+          symmetric ? std::vector<DiscretePld>{} : stepPlds(atoms, PldDirection::Add, interval);
+      const std::vector<PldFactor> removeFactors = factorsOf(removeSteps, atoms);
+      const std::vector<PldFactor> addFactors =
+          symmetric ? std::vector<PldFactor>{} : factorsOf(addSteps, atoms);
+      const PldWindow removeWindow = composedWindow(removeFactors, m_options.tailMass);
+      const PldWindow addWindow =
+          symmetric ? removeWindow : composedWindow(addFactors, m_options.tailMass);
+      const std::size_t window = std::max(removeWindow.size(), addWindow.size());
+      if (window > m_options.maxComposedPoints) {
+        if (attempt >= 8) {
+          throw PrivacyError("PLD accountant: the composed privacy loss needs " +
+                             std::to_string(window) + " grid points even at interval " +
+                             std::to_string(interval));
+        }
+        interval *= std::ceil(static_cast<double>(window) /
+                              static_cast<double>(m_options.maxComposedPoints) * 1.05);
+        continue;
+      }
+      result->remove = PldProfile(composePlds(removeFactors, removeWindow, m_options.tailMass));
+      result->add = symmetric ? result->remove
+                              : PldProfile(composePlds(addFactors, addWindow, m_options.tailMass));
+      result->interval = interval;
+      break;
+    }
+  }
+  m_composed = std::move(result);
+  return *m_composed;
+}
+
+double PldAccountant::epsilon(double delta) const {
+  requireDeltaArgument(delta);
+  const Composed& c = composed();
+  if (c.nonPrivate) return std::numeric_limits<double>::infinity();
+  if (ledger().empty()) return 0.0;
+  // Each direction's δ(ε) decreases in ε; the guarantee needs both below δ.
+  return std::max(c.remove.epsilon(delta), c.add.epsilon(delta));
+}
+
+double PldAccountant::delta(double epsilon) const {
+  requireEpsilonArgument(epsilon);
+  const Composed& c = composed();
+  if (c.nonPrivate) return 1.0;
+  if (ledger().empty()) return 0.0;
+  return std::max(c.remove.delta(epsilon), c.add.delta(epsilon));
+}
+
+}  // namespace epsilon::privacy

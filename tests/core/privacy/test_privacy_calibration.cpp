@@ -1,0 +1,97 @@
+// Noise calibration: the σ found meets the target and a 1e-4 smaller one does not, for both
+// accountants; impossible targets are explicit errors.
+#include <QtTest>
+#include <cmath>
+
+#include "core/common/errors.h"
+#include "core/privacy/calibration.h"
+#include "core/privacy/pld_accountant.h"
+#include "core/privacy/rdp_accountant.h"
+
+using namespace epsilon;
+using namespace epsilon::privacy;
+
+namespace {
+
+double epsilonAt(AccountantKind kind, double q, long long steps, double sigma, double delta) {
+  const auto accountant = makeAccountant(kind);
+  accountant->compose(dpSgdStepEvent(q, sigma), steps);
+  return accountant->epsilon(delta);
+}
+
+}  // namespace
+
+class TestPrivacyCalibration : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void invertsEpsilon_data() {
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<double>("q");
+    QTest::addColumn<int>("steps");
+    QTest::addColumn<double>("target");
+    QTest::newRow("rdp tutorial") << 0 << 256.0 / 60000.0 << 14063 << 3.0;
+    QTest::newRow("rdp small eps") << 0 << 0.01 << 1000 << 0.5;
+    QTest::newRow("rdp large q") << 0 << 0.5 << 10 << 8.0;
+    QTest::newRow("pld abadi") << 1 << 0.01 << 10000 << 1.0;
+    QTest::newRow("pld few steps") << 1 << 0.05 << 20 << 2.0;
+  }
+
+  void invertsEpsilon() {
+    QFETCH(int, kind);
+    QFETCH(double, q);
+    QFETCH(int, steps);
+    QFETCH(double, target);
+    const auto accountantKind = static_cast<AccountantKind>(kind);
+    const Calibration result = calibrateDpSgd(accountantKind, q, steps, 1e-5, target);
+    QVERIFY(result.epsilon <= target);
+    QCOMPARE(result.epsilon, epsilonAt(accountantKind, q, steps, result.noiseMultiplier, 1e-5));
+    // Smallest: 1e-4 relatively less noise breaks the budget.
+    const double tighter = result.noiseMultiplier * (1.0 - 1.5e-4);
+    QVERIFY2(epsilonAt(accountantKind, q, steps, tighter, 1e-5) > target,
+             qPrintable(QString::number(result.noiseMultiplier, 'g', 10)));
+  }
+
+  void knownNoiseForTheTutorial() {
+    // The TF Privacy tutorial's σ = 1.1 gives ε ≈ 2.597 (RDP, improved): calibrating to
+    // that ε must give σ ≈ 1.1 back.
+    const Calibration result =
+        calibrateDpSgd(AccountantKind::Rdp, 256.0 / 60000.0, 14063, 1e-5, 2.5966);
+    QVERIFY2(std::fabs(result.noiseMultiplier - 1.1) < 1e-3,
+             qPrintable(QString::number(result.noiseMultiplier, 'g', 10)));
+  }
+
+  void pldNeedsLessNoise() {
+    const Calibration rdp = calibrateDpSgd(AccountantKind::Rdp, 0.01, 10000, 1e-5, 1.0);
+    const Calibration pld = calibrateDpSgd(AccountantKind::Pld, 0.01, 10000, 1e-5, 1.0);
+    QVERIFY(pld.noiseMultiplier < rdp.noiseMultiplier);
+  }
+
+  void unreachableTargetsAreErrors() {
+    for (double target : {0.0, -1.0, 1e-9}) {
+      try {
+        calibrateDpSgd(AccountantKind::Rdp, 0.5, 100000, 1e-5, target);
+        QFAIL("an unreachable target was calibrated");
+      } catch (const PrivacyError& e) {
+        QVERIFY2(std::string(e.what()).find("cannot be reached") != std::string::npos, e.what());
+      }
+    }
+    QVERIFY_THROWS_EXCEPTION(PrivacyError, calibrateDpSgd(AccountantKind::Rdp, 0.0, 10, 1e-5, 1.0));
+    QVERIFY_THROWS_EXCEPTION(PrivacyError, calibrateDpSgd(AccountantKind::Rdp, 0.1, 0, 1e-5, 1.0));
+    QVERIFY_THROWS_EXCEPTION(PrivacyError, calibrateDpSgd(AccountantKind::Rdp, 0.1, 10, 2.0, 1.0));
+  }
+
+  void genericFunction() {
+    // ε(σ) = 10/σ: target 4 gives σ = 2.5.
+    const Calibration result =
+        calibrateNoiseMultiplier([](double sigma) { return 10.0 / sigma; }, 4.0);
+    QVERIFY(std::fabs(result.noiseMultiplier - 2.5) <= 2.5e-4);
+    QVERIFY(result.epsilon <= 4.0);
+    // A target met even by the smallest σ returns that σ.
+    const Calibration easy = calibrateNoiseMultiplier([](double) { return 0.1; }, 4.0);
+    QCOMPARE(easy.noiseMultiplier, CalibrationOptions{}.minNoiseMultiplier);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestPrivacyCalibration)
+#include "test_privacy_calibration.moc"
