@@ -44,9 +44,13 @@ QString exportDrawing(const RenderFunction& render, const QString& path, QSize s
       image.setDotsPerMeterX(dotsPerMeter);
       image.setDotsPerMeterY(dotsPerMeter);
       {
+        // Draw in 96-dpi units scaled up, so a higher DPI gives larger, sharper text and
+        // lines at the same pixel size, as a slide needs.
         QPainter painter(&image);
         painter.setRenderHint(QPainter::Antialiasing);
-        render(painter, target);
+        const double scale = dpi / 96.0;
+        painter.scale(scale, scale);
+        render(painter, QRectF(QPointF(0, 0), QSizeF(size) / scale));
       }
       painted = image.save(&file, "PNG");
       break;

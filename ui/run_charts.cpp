@@ -17,7 +17,7 @@ QString chartTitle(ChartKind kind) {
   switch (kind) {
     case ChartKind::AccuracyVsEpoch: return QObject::tr("Test accuracy vs epoch");
     case ChartKind::EpsilonVsEpoch: return QObject::tr("Privacy spent (ε) vs epoch");
-    case ChartKind::AccuracyVsEpsilon: return QObject::tr("Privacy–utility frontier: accuracy vs ε");
+    case ChartKind::AccuracyVsEpsilon: return QObject::tr("Privacy–utility frontier");
     case ChartKind::LossVsStep: return QObject::tr("Training loss vs step");
   }
   return {};
@@ -38,7 +38,7 @@ QString xLabel(ChartKind kind) {
   switch (kind) {
     case ChartKind::AccuracyVsEpoch:
     case ChartKind::EpsilonVsEpoch: return QObject::tr("epoch (passes over the training set)");
-    case ChartKind::AccuracyVsEpsilon: return QObject::tr("ε (privacy budget spent, lower is more private)");
+    case ChartKind::AccuracyVsEpsilon: return QObject::tr("ε spent (lower is more private)");
     case ChartKind::LossVsStep: return QObject::tr("step (lots processed)");
   }
   return {};
@@ -88,11 +88,11 @@ QList<QPointF> pointsFor(const RunRecord& run, ChartKind kind) {
   return points;
 }
 
-// Rounds an axis maximum up to a readable value (1, 2, 2.5, 5 × 10^k).
+// Rounds an axis maximum up to a readable value (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k).
 double niceCeil(double value) {
   if (!(value > 0)) return 1.0;
   const double magnitude = std::pow(10.0, std::floor(std::log10(value)));
-  for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
+  for (double m : {1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0})
     if (m * magnitude >= value * (1 - 1e-12)) return m * magnitude;
   return 10 * magnitude;
 }
@@ -258,7 +258,7 @@ void RunCharts::fitAxes() {
     double yLow = 0, yHigh = niceCeil(yMax);
     if (kind == ChartKind::AccuracyVsEpoch || kind == ChartKind::AccuracyVsEpsilon) {
       // Accuracy axes show where the runs are, not always 0..100, but never beyond 100.
-      yLow = any ? std::max(0.0, std::floor(yMin / 10.0) * 10.0) : 0.0;
+      yLow = any ? std::max(0.0, std::floor((yMin - 2.0) / 10.0) * 10.0) : 0.0;
       yHigh = 100.0;
     }
     m_xAxes[k]->setRange(0.0, niceCeil(any ? xMax : 1.0));
@@ -267,15 +267,19 @@ void RunCharts::fitAxes() {
 }
 
 void renderChart(QChart* chart, QPainter& painter, const QRectF& target) {
-  if (chart->scene()) {
-    // A chart shown in a view: draw its part of the view's scene, scaled to the target.
-    chart->scene()->render(&painter, target, chart->mapRectToScene(chart->boundingRect()));
+  if (QGraphicsScene* scene = chart->scene()) {
+    // A chart shown in a view: lay it out at the target size for the drawing (so fonts and
+    // margins keep their size whatever the window's), draw it, and put it back.
+    const QRectF old = chart->geometry();
+    chart->setGeometry(QRectF(old.topLeft(), target.size()));
+    scene->render(&painter, target, chart->mapRectToScene(chart->boundingRect()));
+    chart->setGeometry(old);
     return;
   }
   // A chart not shown anywhere is laid out at the target size in a scene of its own.
   QGraphicsScene scene;
   scene.addItem(chart);
-  chart->resize(target.size());
+  chart->setGeometry(QRectF(QPointF(0, 0), target.size()));
   scene.render(&painter, target, QRectF(QPointF(0, 0), target.size()));
   scene.removeItem(chart);
 }

@@ -1,6 +1,10 @@
 // epsilonlab: the desktop application's entry point.
 #include <QApplication>
+#include <QCommandLineParser>
+#include <QPixmap>
+#include <QTimer>
 
+#include "ui/experiment_panel.h"
 #include "ui/main_window.h"
 
 int main(int argc, char* argv[]) {
@@ -8,7 +12,34 @@ int main(int argc, char* argv[]) {
   QApplication::setApplicationName(QStringLiteral("EpsilonLab"));
   QApplication::setOrganizationName(QStringLiteral("EpsilonLab"));
   QApplication::setApplicationVersion(QStringLiteral(EPSILON_VERSION));
-  epsilon::ui::MainWindow window;
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription(QStringLiteral("EpsilonLab: the privacy-utility trade-off of DP-SGD, live."));
+  parser.addHelpOption();
+  parser.addVersionOption();
+  const QCommandLineOption session(QStringLiteral("session"), QStringLiteral("Open this session file."),
+                                   QStringLiteral("file"));
+  const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Start the panel's experiment at once."));
+  const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                      QStringLiteral("Save a picture of the window to this file after --delay ms, then quit."),
+                                      QStringLiteral("file"));
+  const QCommandLineOption delay(QStringLiteral("delay"), QStringLiteral("Milliseconds before --screenshot (default 3000)."),
+                                 QStringLiteral("ms"), QStringLiteral("3000"));
+  parser.addOptions({session, run, screenshot, delay});
+  parser.process(app);
+
+  epsilon::ui::MainWindow::Options options;
+  options.offerLastSession = !parser.isSet(session) && !parser.isSet(screenshot);
+  options.useSettings = !parser.isSet(screenshot);  // scripted pictures start from the defaults
+  epsilon::ui::MainWindow window(options);
   window.show();
+  if (parser.isSet(session)) window.openSessionFrom(parser.value(session));
+  if (parser.isSet(run)) QTimer::singleShot(0, &window, [&window] { window.startRun(false); });
+  if (parser.isSet(screenshot)) {
+    QTimer::singleShot(parser.value(delay).toInt(), &window, [&] {
+      window.grab().save(parser.value(screenshot));
+      QApplication::quit();
+    });
+  }
   return QApplication::exec();
 }

@@ -1,0 +1,46 @@
+// Sweeps: one or two parameters varied over lists of values, every combination a normal run.
+// The parameters are named as users type them ("noise_multiplier", "clip_norm", ...); a
+// sweep can be cut into N shards so a big one spreads over machines (--shard K/N).
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/train/experiment_config.h"
+
+namespace epsilon::train {
+
+struct SweepAxis {
+  std::string parameter;            // see sweepParameterNames()
+  std::vector<std::string> values;  // as typed: "0.5", "adam", "time"
+};
+
+struct SweepPoint {
+  ExperimentConfig config;
+  std::vector<std::pair<std::string, std::string>> values;  // (parameter, value) of this point
+  std::string label;  // "noise_multiplier=0.5, clip_norm=4"
+  int index = 0;      // position in the full sweep (0-based), stable across shards
+};
+
+// noise_multiplier, clip_norm, learning_rate, optimizer, privatizer, tanh_c, tanh_k,
+// lot_size, epochs, microbatch_size, noise_schedule, noise_decay_rate, train_size, seed,
+// dataset, model.
+std::vector<std::string> sweepParameterNames();
+
+// Sets one parameter of `config` from its text; throws ConfigError naming the parameter and
+// the value when either is not understood.
+void applySweepValue(ExperimentConfig& config, const std::string& parameter, const std::string& value);
+
+// Every combination of the axes' values (the first axis varies slowest), each validated.
+// Throws ConfigError for an empty axis, more than two axes, or a repeated parameter.
+std::vector<SweepPoint> expandSweep(const ExperimentConfig& base, const std::vector<SweepAxis>& axes);
+
+// The K-th of N slices (1 ≤ K ≤ N): points whose index ≡ K−1 (mod N), so shards are
+// balanced and together cover the sweep exactly once. Throws ConfigError for bad K or N.
+std::vector<SweepPoint> shardOf(const std::vector<SweepPoint>& points, int k, int n);
+
+// Parses "K/N" (throws ConfigError naming "--shard").
+std::pair<int, int> parseShard(const std::string& text);
+
+}  // namespace epsilon::train

@@ -1,0 +1,217 @@
+// The main window end to end, offscreen: the ε readout follows the σ slider with the
+// accountant's value; a run adds one chart point per evaluation; cancel stops a run; live
+// mode replaces the previous live run; exports reopen; sessions round-trip; a corrupt
+// session leaves the runs as they were.
+#include <QComboBox>
+#include <QDomDocument>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QImage>
+#include <QSlider>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+#include "core/privacy/dp_event.h"
+#include "core/privacy/rdp_accountant.h"
+#include "ui/chart_panel.h"
+#include "ui/decision_boundary_view.h"
+#include "ui/experiment_panel.h"
+#include "ui/main_window.h"
+#include "ui/number_format.h"
+#include "ui/parameter_slider.h"
+#include "ui/privacy_readout.h"
+#include "ui/run_model.h"
+#include "ui/sweep_dialog.h"
+#include "ui/training_controller.h"
+
+using namespace epsilon;
+using namespace epsilon::ui;
+
+namespace {
+MainWindow::Options testOptions() {
+  MainWindow::Options o;
+  o.useSettings = false;
+  o.offerLastSession = false;
+  return o;
+}
+
+void selectDataset(MainWindow& w, const QString& name) {
+  QComboBox* c = w.experimentPanel()->datasetCombo();
+  const int i = c->findText(name);
+  QVERIFY2(i >= 0, qPrintable(name));
+  c->setCurrentIndex(i);
+}
+
+bool finished(const RunModel& m, int id) {
+  const RunRecord* r = m.run(id);
+  return r && !r->isActive() && r->status != RunStatus::Queued;
+}
+}  // namespace
+
+class TestMainWindow : public QObject {
+  Q_OBJECT
+ private Q_SLOTS:
+  void sigmaSliderDrivesEpsilonReadout() {
+    MainWindow w(testOptions());
+    selectDataset(w, QStringLiteral("circle"));
+    ParameterSlider* sigma = w.experimentPanel()->noiseSlider();
+    const QString before = w.privacyReadout()->epsilonText();
+    sigma->slider()->setValue(sigma->slider()->value() + 150);  // more noise
+    QTRY_VERIFY(!w.privacyReadout()->isComputing());
+    const QString after = w.privacyReadout()->epsilonText();
+    QVERIFY2(before != after, qPrintable(before + QStringLiteral(" vs ") + after));
+
+    // The readout shows what the RDP accountant gives for this configuration.
+    const auto config = w.experimentPanel()->config();
+    const long long n = w.experimentPanel()->trainSize();
+    const double q = double(config.training.lotSize) / double(n);
+    privacy::RdpAccountant accountant;
+    accountant.compose(privacy::dpSgdStepEvent(q, config.privacy.noise.initial), config.totalSteps(n));
+    const double expected = accountant.epsilon(config.privacy.delta);
+    QCOMPARE(after, QStringLiteral("ε = %1").arg(formatEpsilon(expected)));
+    QVERIFY(std::abs(w.privacyReadout()->preview().epsilon - expected) <= 1e-9 * expected);
+    QVERIFY(w.privacyReadout()->preview().label().contains(QStringLiteral("RDP")));
+    QVERIFY(w.privacyReadout()->preview().label().contains(QStringLiteral("Poisson")));
+  }
+
+  void runAddsOnePointPerEvaluation() {
+    MainWindow w(testOptions());
+    selectDataset(w, QStringLiteral("circle"));
+    w.experimentPanel()->epochsSlider()->setValue(3);
+    const int id = w.startRun();
+    QVERIFY(id > 0);
+    QTRY_VERIFY_WITH_TIMEOUT(finished(*w.runModel(), id), 60000);
+    const RunRecord* run = w.runModel()->run(id);
+    QCOMPARE(run->status, RunStatus::Done);
+    QCOMPARE(static_cast<int>(run->evals.size()), 1 + 3);  // the untrained model, then every epoch
+    w.chartPanel()->redrawNow();
+    QCOMPARE(w.chartPanel()->charts()->pointCount(ChartKind::AccuracyVsEpoch, id), 4);
+    QCOMPARE(w.chartPanel()->charts()->pointCount(ChartKind::EpsilonVsEpoch, id), 4);
+    QVERIFY(run->evals.back().testAccuracy > 0.6);  // a circle is easy, even privately
+    QVERIFY(run->privacyLabel.contains(QStringLiteral("δ = ")));
+    // The finished model draws the decision boundary.
+    QTRY_VERIFY_WITH_TIMEOUT(w.boundaryView()->hasHeatMap(), 5000);
+  }
+
+  void cancelStopsARun() {
+    MainWindow w(testOptions());
+    selectDataset(w, QStringLiteral("mnist-10k"));  // long enough to catch it training
+    w.experimentPanel()->epochsSlider()->setValue(100);
+    const int id = w.startRun();
+    QTRY_VERIFY2_WITH_TIMEOUT(w.runModel()->run(id)->status == RunStatus::Running,
+                              qPrintable(runStatusName(w.runModel()->run(id)->status) + w.runModel()->run(id)->message),
+                              20000);
+    w.controller()->cancel(id);
+    QTRY_VERIFY_WITH_TIMEOUT(finished(*w.runModel(), id), 20000);
+    QCOMPARE(w.runModel()->run(id)->status, RunStatus::Cancelled);
+  }
+
+  void liveModeReplacesPreviousLiveRun() {
+    MainWindow w(testOptions());
+    selectDataset(w, QStringLiteral("circle"));
+    w.experimentPanel()->epochsSlider()->setValue(50);
+    w.experimentPanel()->setLiveMode(true);
+    ParameterSlider* sigma = w.experimentPanel()->noiseSlider();
+    sigma->spinBox()->setValue(2.0);  // a typed value is a committed change
+    QTRY_COMPARE_WITH_TIMEOUT(w.runModel()->rowCount(), 1, 5000);
+    const int first = w.runModel()->idAt(0);
+    QVERIFY(w.runModel()->run(first)->live);
+    sigma->spinBox()->setValue(3.0);
+    QTRY_VERIFY_WITH_TIMEOUT(w.runModel()->rowCount() == 1 && w.runModel()->idAt(0) != first, 5000);
+    QVERIFY(w.runModel()->run(first) == nullptr);
+    w.controller()->cancelAll();
+  }
+
+  void exportsAndSessionsRoundTrip() {
+    MainWindow w(testOptions());
+    w.resize(1400, 900);
+    selectDataset(w, QStringLiteral("xor"));
+    w.experimentPanel()->epochsSlider()->setValue(2);
+    const int a = w.startRun();
+    QTRY_VERIFY_WITH_TIMEOUT(finished(*w.runModel(), a), 60000);
+    QTemporaryDir dir;
+
+    const QString png = dir.filePath(QStringLiteral("acc.png"));
+    QCOMPARE(w.exportChartTo(static_cast<int>(ChartKind::AccuracyVsEpoch), png, QSize(1024, 640), 200), QString());
+    QCOMPARE(QImage(png).size(), QSize(1024, 640));
+    const QString svg = dir.filePath(QStringLiteral("grid.svg"));
+    QCOMPARE(w.exportChartTo(-1, svg, QSize(1200, 800), 96), QString());
+    QVERIFY(QSvgRenderer(svg).isValid());
+    QVERIFY(!w.exportChartTo(-1, QStringLiteral("/proc/none/x.png"), QSize(100, 100), 96).isEmpty());
+
+    const QString session = dir.filePath(QStringLiteral("s.json"));
+    QCOMPARE(w.saveSessionTo(session), QString());
+    const auto saved = w.runModel()->runs();
+    w.runModel()->clear();
+    QCOMPARE(w.runModel()->rowCount(), 0);
+    QCOMPARE(w.openSessionFrom(session), QString());
+    QCOMPARE(w.runModel()->rowCount(), static_cast<int>(saved.size()));
+    const RunRecord* back = w.runModel()->run(a);
+    QVERIFY(back);
+    QCOMPARE(back->evals.size(), saved[0].evals.size());
+    for (std::size_t i = 0; i < back->evals.size(); ++i) {
+      QCOMPARE(back->evals[i].testAccuracy, saved[0].evals[i].testAccuracy);
+      QCOMPARE(back->evals[i].epsilon, saved[0].evals[i].epsilon);
+    }
+    w.chartPanel()->redrawNow();
+    QCOMPARE(w.chartPanel()->charts()->pointCount(ChartKind::AccuracyVsEpoch, a), static_cast<int>(back->evals.size()));
+
+    // A corrupt session gives a message and leaves the runs as they were.
+    const QString corrupt = dir.filePath(QStringLiteral("corrupt.json"));
+    QFile f(corrupt);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\"format\": \"epsilonlab-session\", \"version\": 1, \"runs\": [{\"id\": \"x\"}]}");
+    f.close();
+    const QString error = w.openSessionFrom(corrupt);
+    QVERIFY2(error.contains(QStringLiteral("corrupt.json")), qPrintable(error));
+    QCOMPARE(w.runModel()->rowCount(), static_cast<int>(saved.size()));
+    QVERIFY(w.runModel()->run(a) != nullptr);
+
+    // Histories export as CSV with one row per evaluation.
+    const QString csv = dir.filePath(QStringLiteral("h.csv"));
+    QCOMPARE(w.exportHistoryTo(csv), QString());
+    QFile c(csv);
+    QVERIFY(c.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(c.readAll()).count(QLatin1Char('\n')), 1 + static_cast<int>(back->evals.size()));
+  }
+
+  void sweepRunsEveryCombination() {
+    MainWindow w(testOptions());
+    selectDataset(w, QStringLiteral("gauss"));
+    w.experimentPanel()->epochsSlider()->setValue(2);
+    SweepDialog dialog(w.experimentPanel()->config());
+    dialog.setAxis(0, QStringLiteral("noise_multiplier"), QStringLiteral("0.5, 2"));
+    dialog.setAxis(1, QStringLiteral("optimizer"), QStringLiteral("sgd adam"));
+    QString error;
+    const auto points = dialog.points(&error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(points.size(), std::size_t{4});
+    const QList<int> ids = w.startSweep(points);
+    QCOMPARE(ids.size(), 4);
+    QTRY_COMPARE_WITH_TIMEOUT(w.sweepRemaining(), 0, 60000);
+    for (int id : ids) QCOMPARE(w.runModel()->run(id)->status, RunStatus::Done);
+    // More noise, less privacy spent: the σ = 2 runs end with a smaller ε.
+    QVERIFY(w.runModel()->run(ids[2])->evals.back().epsilon < w.runModel()->run(ids[0])->evals.back().epsilon);
+    const QString differs = w.runModel()->index(0, RunModel::ParametersColumn).data().toString();
+    QVERIFY2(differs.contains(QStringLiteral("noise_multiplier=0.5")) && differs.contains(QStringLiteral("name=sgd")),
+             qPrintable(differs));
+    dialog.setAxis(0, QStringLiteral("noise_multiplier"), QStringLiteral("-1"));
+    QVERIFY(dialog.points(&error).empty());
+    QVERIFY(error.contains(QStringLiteral("noise_multiplier")));
+  }
+
+  void badDataFolderKeepsState() {
+    MainWindow w(testOptions());
+    QTemporaryDir dir;
+    const int before = w.experimentPanel()->datasetCombo()->count();
+    const QString error = w.openDataFolder(dir.path());
+    QVERIFY(!error.isEmpty());
+    QCOMPARE(w.experimentPanel()->datasetCombo()->count(), before);
+  }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "test_main_window.moc"

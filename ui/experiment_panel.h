@@ -1,0 +1,124 @@
+// The Experiment panel: every parameter of a run — data set, network, optimizer and
+// learning rate, privatizer and its own parameters, noise and its schedule, lot size,
+// epochs, δ, accountant, sampling, seed — as sliders paired with spin boxes, with a
+// tooltip on each saying what it does and its formula. It holds no maths: it produces an
+// ExperimentConfig and says when it changed (while dragging) and when a change is final.
+#pragma once
+
+#include <QWidget>
+
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "core/data/dataset_info.h"
+#include "core/train/experiment_config.h"
+
+class QComboBox;
+class QCheckBox;
+class QSpinBox;
+class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
+class QStackedWidget;
+class QTimer;
+
+namespace epsilon::ui {
+
+class ParameterSlider;
+
+class ExperimentPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit ExperimentPanel(QWidget* parent = nullptr);
+
+  train::ExperimentConfig config() const;
+  // Loads a config into the controls (e.g. "Load into panel" of a run). A data set name not
+  // in the list is added if it loads; otherwise the message is returned.
+  QString setConfig(const train::ExperimentConfig& config);
+
+  long long trainSize() const;
+  long long parameterCount() const { return m_parameterCount; }
+  QString modelProblem() const { return m_modelProblem; }  // why the network can't take the data
+  const data::DatasetInfo* currentDataset() const;
+  QString runName() const;  // a short name for a run of this config ("σ 1.1 · C 1 · clip")
+
+  // Adds a folder holding MNIST-format IDX files or CIFAR-10 batches; returns an error
+  // message (naming the folder) or empty on success, and selects it.
+  QString addDataFolder(const QString& path);
+
+  bool liveMode() const;
+  void setLiveMode(bool on);
+  bool targetEpsilonMode() const;
+
+  ParameterSlider* noiseSlider() const { return m_sigma; }
+  ParameterSlider* clipSlider() const { return m_clip; }
+  ParameterSlider* epochsSlider() const { return m_epochs; }
+  ParameterSlider* targetEpsilonSlider() const { return m_targetEpsilon; }
+  QComboBox* datasetCombo() const { return m_dataset; }
+  QComboBox* privatizerCombo() const { return m_privatizer; }
+  QComboBox* accountantCombo() const { return m_accountant; }
+  QPushButton* runButton() const { return m_run; }
+
+ Q_SIGNALS:
+  // Any parameter moved (also during a slider drag): the privacy readout follows it.
+  void configChanged();
+  // A change is final (slider released, value typed, choice made): live mode starts a run.
+  void configCommitted();
+  void runRequested();
+  void datasetChanged();
+  void openDataFolderRequested();
+  void liveModeChanged(bool on);
+
+ private:
+  QWidget* buildDataGroup();
+  QWidget* buildModelGroup();
+  QWidget* buildPrivacyGroup();
+  QWidget* buildTrainingGroup();
+  void refreshDatasetInfo();
+  void refreshModel();
+  void refreshDerived();
+  void applyTargetEpsilon();
+  void onChanged();
+  void onCommitted();
+  int datasetIndexByName(const QString& name) const;
+
+  std::vector<data::DatasetInfo> m_datasets;
+  QComboBox* m_dataset = nullptr;
+  QLabel* m_datasetInfo = nullptr;
+  QComboBox* m_model = nullptr;
+  QLabel* m_modelInfo = nullptr;
+  QComboBox* m_optimizer = nullptr;
+  ParameterSlider* m_lr = nullptr;
+  QDoubleSpinBox* m_momentum = nullptr;
+  QComboBox* m_privatizer = nullptr;
+  QStackedWidget* m_privatizerPages = nullptr;
+  ParameterSlider* m_clip = nullptr;
+  QCheckBox* m_perLayer = nullptr;
+  ParameterSlider* m_tanhC = nullptr;
+  ParameterSlider* m_tanhK = nullptr;
+  ParameterSlider* m_adaptiveC0 = nullptr;
+  ParameterSlider* m_quantile = nullptr;
+  ParameterSlider* m_clipLr = nullptr;
+  QComboBox* m_clipPolicy = nullptr;
+  ParameterSlider* m_sigma = nullptr;
+  QCheckBox* m_targetMode = nullptr;
+  ParameterSlider* m_targetEpsilon = nullptr;
+  QComboBox* m_schedule = nullptr;
+  QDoubleSpinBox* m_decayRate = nullptr;
+  QSpinBox* m_microbatch = nullptr;
+  ParameterSlider* m_lot = nullptr;
+  QLabel* m_lotInfo = nullptr;
+  ParameterSlider* m_epochs = nullptr;
+  QComboBox* m_delta = nullptr;
+  QComboBox* m_accountant = nullptr;
+  QComboBox* m_sampling = nullptr;
+  QSpinBox* m_seed = nullptr;
+  QCheckBox* m_live = nullptr;
+  QPushButton* m_run = nullptr;
+  long long m_parameterCount = 0;
+  QString m_modelProblem;
+  bool m_loading = false;
+};
+
+}  // namespace epsilon::ui

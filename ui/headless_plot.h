@@ -1,0 +1,21 @@
+// Charts without a window: renders runs into the same four charts the GUI shows (the same
+// RunCharts code) and writes them as one PNG, SVG or PDF, so slides can be made from
+// scripts (epsilonlab-cli train|sweep --plot FILE). Needs a QApplication, which may use the
+// offscreen platform.
+#pragma once
+
+#include <QSize>
+#include <QString>
+
+#include <vector>
+
+#include "ui/run_record.h"
+
+namespace epsilon::ui {
+
+// Writes the 2×2 chart grid for `runs` to `path` (format from the suffix). Returns an empty
+// string on success, else a message naming the file.
+QString plotRunsToFile(const std::vector<RunRecord>& runs, const QString& path, QSize size = {1600, 1100},
+                       int dpi = 150, const QString& caption = {});
+
+}  // namespace epsilon::ui

@@ -1,0 +1,109 @@
+// The main window: the Experiment panel and the live privacy readout on the left, the
+// chart grid in the centre, the Runs table below, the model view (decision boundary or
+// test images) and the Help page as docks; menus and shortcuts for runs, sessions and
+// exports. It wires panels to the controller and holds no maths.
+#pragma once
+
+#include <QMainWindow>
+
+#include <memory>
+
+#include "core/data/dataset.h"
+#include "core/train/sweep.h"
+
+class QTimer;
+class QUndoStack;
+class QAction;
+class QDockWidget;
+class QProgressBar;
+class QPushButton;
+
+namespace epsilon::ui {
+
+class ChartPanel;
+class DecisionBoundaryView;
+class ExperimentPanel;
+class ImageStrip;
+class PrivacyReadout;
+class RunModel;
+class RunsView;
+class TrainingController;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  struct Options {
+    bool useSettings = true;     // restore layout and parameters from QSettings, save them on close
+    bool offerLastSession = false;  // ask to reopen the last session (the app does; tests don't)
+    int threads = 0;             // training threads (0 = all cores)
+  };
+  explicit MainWindow(QWidget* parent = nullptr);
+  MainWindow(Options options, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  ExperimentPanel* experimentPanel() const { return m_panel; }
+  PrivacyReadout* privacyReadout() const { return m_readout; }
+  ChartPanel* chartPanel() const { return m_charts; }
+  RunModel* runModel() const { return m_runs; }
+  RunsView* runsView() const { return m_runsView; }
+  TrainingController* controller() const { return m_controller; }
+  DecisionBoundaryView* boundaryView() const { return m_boundary; }
+  ImageStrip* imageStrip() const { return m_images; }
+  QUndoStack* undoStack() const { return m_undo; }
+  QString lastError() const { return m_lastError; }
+
+  // The actions, without dialogs (tests and scripts call these).
+  int startRun(bool live = false);
+  // Starts every point of a sweep as a run; progress for the whole sweep shows in the status bar.
+  QList<int> startSweep(const std::vector<train::SweepPoint>& points);
+  void cancelSweep();
+  int sweepRemaining() const;
+  QString saveSessionTo(const QString& path);    // empty on success, else the message shown
+  QString openSessionFrom(const QString& path);  // keeps the runs on failure
+  QString exportChartTo(int chartKind, const QString& path, QSize size, int dpi);  // -1: the grid
+  QString exportHistoryTo(const QString& path);  // .csv or .json
+  QString openDataFolder(const QString& path);
+  void setPresentationMode(bool on);
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void buildDocks();
+  void buildMenus();
+  void updateReadout();
+  void onCommitted();
+  void onDatasetChanged();
+  void showRunModel(int runId);
+  void duplicateIntoPanel(int runId);
+  void rerun(const QList<int>& ids);
+  void showError(const QString& title, const QString& message);
+  void restoreSettings();
+  void saveSettings();
+  void askReopenLastSession();
+  void updateTitle();
+  void updateSweepProgress();
+
+  Options m_options;
+  RunModel* m_runs;
+  QUndoStack* m_undo;
+  TrainingController* m_controller;
+  ExperimentPanel* m_panel = nullptr;
+  PrivacyReadout* m_readout = nullptr;
+  ChartPanel* m_charts = nullptr;
+  RunsView* m_runsView = nullptr;
+  DecisionBoundaryView* m_boundary = nullptr;
+  ImageStrip* m_images = nullptr;
+  QTimer* m_liveDebounce;
+  QAction* m_liveAction = nullptr;
+  QAction* m_presentationAction = nullptr;
+  QProgressBar* m_sweepProgress = nullptr;
+  QPushButton* m_sweepCancel = nullptr;
+  QList<int> m_sweepRuns;
+  QString m_sessionPath;
+  QString m_lastError;
+  QString m_shownDataset;
+  std::shared_ptr<const data::Dataset> m_dataset;
+};
+
+}  // namespace epsilon::ui

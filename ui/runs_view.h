@@ -1,0 +1,51 @@
+// The Runs dock: a table over the RunModel with a progress bar in the status column and the
+// run actions (delete with undo, cancel, cancel all, re-run, duplicate into the panel).
+// It only asks; the main window and the controller do the work.
+#pragma once
+
+#include <QWidget>
+
+class QTableView;
+class QUndoStack;
+class QAction;
+
+namespace epsilon::ui {
+
+class RunModel;
+
+class RunsView : public QWidget {
+  Q_OBJECT
+ public:
+  RunsView(RunModel* model, QUndoStack* undoStack, QWidget* parent = nullptr);
+
+  QTableView* table() const { return m_table; }
+  QList<int> selectedRunIds() const;
+  // Deletes the selected runs as one undoable step (cancelling any still training).
+  void deleteSelected();
+
+  QAction* deleteAction() const { return m_delete; }
+  QAction* cancelAction() const { return m_cancel; }
+  QAction* cancelAllAction() const { return m_cancelAll; }
+  QAction* rerunAction() const { return m_rerun; }
+  QAction* duplicateAction() const { return m_duplicate; }
+
+ Q_SIGNALS:
+  void cancelRequested(const QList<int>& ids);
+  void cancelAllRequested();
+  void rerunRequested(const QList<int>& ids);
+  void duplicateRequested(int id);
+
+ private:
+  void updateActions();
+
+  RunModel* m_model;
+  QUndoStack* m_undo;
+  QTableView* m_table;
+  QAction* m_delete;
+  QAction* m_cancel;
+  QAction* m_cancelAll;
+  QAction* m_rerun;
+  QAction* m_duplicate;
+};
+
+}  // namespace epsilon::ui
