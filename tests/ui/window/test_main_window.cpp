@@ -2,12 +2,16 @@
 // accountant's value; a run adds one chart point per evaluation; cancel stops a run; live
 // mode replaces the previous live run; exports reopen; sessions round-trip; a corrupt
 // session leaves the runs as they were.
+#include <QAction>
 #include <QComboBox>
+#include <QLabel>
 #include <QDomDocument>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QImage>
+#include <QCheckBox>
 #include <QSlider>
+#include <QTableView>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QTest>
@@ -18,6 +22,8 @@
 #include "core/privacy/rdp_accountant.h"
 #include "ui/chart_panel.h"
 #include "ui/decision_boundary_view.h"
+#include "ui/image_strip.h"
+#include "ui/runs_view.h"
 #include "ui/experiment_panel.h"
 #include "ui/main_window.h"
 #include "ui/number_format.h"
@@ -201,6 +207,64 @@ class TestMainWindow : public QObject {
     dialog.setAxis(0, QStringLiteral("noise_multiplier"), QStringLiteral("-1"));
     QVERIFY(dialog.points(&error).empty());
     QVERIFY(error.contains(QStringLiteral("noise_multiplier")));
+  }
+
+  void tanhFilterShowsHonestAndNominalEpsilon() {
+    MainWindow w(testOptions());
+    selectDataset(w, QStringLiteral("circle"));
+    w.experimentPanel()->privatizerCombo()->setCurrentIndex(1);  // tanh filter
+    QTRY_VERIFY(!w.privacyReadout()->isComputing());
+    const PrivacyPreview& p = w.privacyReadout()->preview();
+    QVERIFY(p.valid);
+    QVERIFY(p.nominalEpsilon.has_value());
+    // The honest bound uses sensitivity c·√P, so it is far larger than the paper's figure.
+    QVERIFY2(p.epsilon > 10 * *p.nominalEpsilon, qPrintable(QString::number(p.epsilon)));
+    QVERIFY(!w.privacyReadout()->findChildren<QLabel*>().isEmpty());
+    bool marked = false;
+    for (QLabel* label : w.privacyReadout()->findChildren<QLabel*>())
+      marked |= label->text().contains(QStringLiteral("not a DP guarantee"));
+    QVERIFY(marked);
+  }
+
+  void targetEpsilonModeCalibratesSigma() {
+    MainWindow w(testOptions());
+    selectDataset(w, QStringLiteral("circle"));
+    for (QCheckBox* box : w.experimentPanel()->findChildren<QCheckBox*>())
+      if (box->text().startsWith(QStringLiteral("Fix ε"))) box->setChecked(true);
+    QVERIFY(w.experimentPanel()->targetEpsilonMode());
+    w.experimentPanel()->targetEpsilonSlider()->setValue(2.0);
+    QTRY_VERIFY(!w.privacyReadout()->isComputing());
+    const double eps = w.privacyReadout()->preview().epsilon;
+    QVERIFY2(eps <= 2.0 && eps > 1.9, qPrintable(QString::number(eps)));
+  }
+
+  void imageSetsShowPredictions() {
+    MainWindow w(testOptions());
+    selectDataset(w, QStringLiteral("uci-digits"));
+    w.experimentPanel()->epochsSlider()->setValue(2);
+    const int id = w.startRun();
+    QTRY_VERIFY_WITH_TIMEOUT(finished(*w.runModel(), id), 60000);
+    QTRY_COMPARE_WITH_TIMEOUT(static_cast<int>(w.imageStrip()->predictions().size()), 8, 10000);
+    QCOMPARE(w.imageStrip()->imageCount(), 8);
+  }
+
+  void loadIntoPanelAndRerun() {
+    MainWindow w(testOptions());
+    selectDataset(w, QStringLiteral("xor"));
+    w.experimentPanel()->noiseSlider()->setValue(3.5);
+    w.experimentPanel()->epochsSlider()->setValue(2);
+    const int id = w.startRun();
+    QTRY_VERIFY_WITH_TIMEOUT(finished(*w.runModel(), id), 60000);
+    w.experimentPanel()->noiseSlider()->setValue(0.7);
+    w.runsView()->table()->selectRow(0);
+    w.runsView()->duplicateAction()->trigger();
+    QCOMPARE(w.experimentPanel()->noiseSlider()->value(), 3.5);
+    w.runsView()->rerunAction()->trigger();
+    QCOMPARE(w.runModel()->rowCount(), 2);
+    const int again = w.runModel()->idAt(1);
+    QTRY_VERIFY_WITH_TIMEOUT(finished(*w.runModel(), again), 60000);
+    // Same config and seed: the same history, bit for bit.
+    QCOMPARE(w.runModel()->run(again)->evals.back().testAccuracy, w.runModel()->run(id)->evals.back().testAccuracy);
   }
 
   void badDataFolderKeepsState() {
