@@ -1,0 +1,41 @@
+// Max pooling over each channel of a C×H×W image with a square window, one stride for both
+// axes and "valid" padding (only windows that fit entirely), as Keras' MaxPool2D defaults.
+#pragma once
+
+#include "core/nn/layer.h"
+
+namespace epsilon::nn {
+
+template <class Scalar>
+class MaxPool2D final : public Layer<Scalar> {
+ public:
+  MaxPool2D(int size, int stride);
+
+  std::unique_ptr<Layer<Scalar>> clone() const override {
+    return std::make_unique<MaxPool2D>(*this);
+  }
+  std::string kind() const override { return "maxpool"; }
+  std::string describe() const override;
+  data::SampleShape configure(const data::SampleShape& input) override;
+
+  void forward(const Scalar* params, ConstRows<Scalar> in, Rows<Scalar> out,
+               ChunkScratch<Scalar>& scratch) const override;
+  void backward(const Scalar* params, ConstRows<Scalar> in, ConstRows<Scalar> out,
+                ConstRows<Scalar> outGrad, Rows<Scalar> inGrad,
+                ChunkScratch<Scalar>& scratch) const override;
+
+ private:
+  Eigen::Index flatLength() const;
+  Eigen::Index corner(int c, int oy) const;
+
+  int m_size;
+  int m_stride;
+  data::SampleShape m_in;
+  int m_outH = 0;
+  int m_outW = 0;
+};
+
+extern template class MaxPool2D<float>;
+extern template class MaxPool2D<double>;
+
+}  // namespace epsilon::nn

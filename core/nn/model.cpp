@@ -1,0 +1,505 @@
+// Model: the layer sequence, its flat parameter vector, and the batch passes. Every parallel
+// loop runs over fixed chunks (core/common/parallel.h) — kChunkSize examples, or a fixed
+// block of parameters or weight rows — and a chunk writes only its own rows, its own slice
+// of the result or its own partial-sum slot, with slots added in chunk order, so every
+// result is bit-identical whatever the number of threads.
+#include "core/nn/model.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <sstream>
+#include <utility>
+
+#include "core/common/errors.h"
+#include "core/common/parallel.h"
+#include "core/common/random.h"
+#include "core/nn/layer.h"
+#include "core/nn/loss.h"
+
+namespace epsilon::nn {
+
+namespace {
+
+// Keep a layer's per-example gradients between the norm and the sum queries only while
+// they fit in this many scalars (256 MiB of floats); beyond it they are recomputed.
+constexpr Eigen::Index kKeepLimit = Eigen::Index{64} << 20;
+
+std::size_t chunksOf(Eigen::Index count) {
+  return chunkCount(static_cast<std::size_t>(count),
+                    static_cast<std::size_t>(Model<float>::kChunkSize));
+}
+
+}  // namespace
+
+template <class Scalar>
+struct Model<Scalar>::Impl {
+  data::SampleShape input = data::SampleShape::features(1);
+  std::vector<std::unique_ptr<Layer<Scalar>>> layers;
+  std::vector<data::SampleShape> shapes{input};  // shapes[l]: input of layer l; back(): output
+  std::vector<Eigen::Index> offsets;             // layer l's slice of the parameters
+  Vector<Scalar> params;
+
+  Eigen::Index layerSize(std::size_t l) const { return layers[l]->parameterCount(); }
+
+  // Recomputes shapes and offsets after the layers were (re)configured.
+  void layOut() {
+    offsets.assign(layers.size(), 0);
+    Eigen::Index total = 0;
+    for (std::size_t l = 0; l < layers.size(); ++l) {
+      offsets[l] = total;
+      total += layers[l]->parameterCount();
+    }
+    if (params.size() != total) params = Vector<Scalar>::Zero(total);
+  }
+
+  // The rows [begin, begin + n) of layer l's input (l = L means the model's output).
+  ConstRows<Scalar> layerInput(const Workspace<Scalar>& ws, std::size_t l, Eigen::Index begin,
+                               Eigen::Index n) const {
+    return rowBlock(l < layers.size() ? ws.activations[l] : ws.logits, begin, n);
+  }
+
+  void weightedSum(const Workspace<Scalar>& ws, const std::vector<const Scalar*>& layerWeights,
+                   Vector<Scalar>& out) const;
+
+  void checkWorkspace(const Workspace<Scalar>& ws, const char* query) const {
+    const Eigen::Index b = ws.batchSize();
+    bool ok = ws.activations.size() == layers.size() && ws.outputGrads.size() == layers.size() &&
+              ws.keptValid.size() == layers.size();
+    for (std::size_t l = 0; ok && l < layers.size(); ++l)
+      ok = ws.activations[l].rows() == b && ws.activations[l].cols() == shapes[l].featureCount() &&
+           ws.outputGrads[l].rows() == b &&
+           ws.outputGrads[l].cols() == shapes[l + 1].featureCount();
+    if (!ok)
+      throw ModelError(std::string("Model::") + query +
+                       ": expected a workspace filled by backward() of this model, found one "
+                       "with other layers or shapes");
+  }
+};
+
+template <class Scalar>
+Model<Scalar>::Model() : m_impl(std::make_unique<Impl>()) {}
+
+template <class Scalar>
+Model<Scalar>::Model(const Model& other) : m_impl(std::make_unique<Impl>()) {
+  *this = other;
+}
+
+template <class Scalar>
+Model<Scalar>& Model<Scalar>::operator=(const Model& other) {
+  if (this == &other) return *this;
+  auto copy = std::make_unique<Impl>();
+  copy->input = other.m_impl->input;
+  for (const auto& layer : other.m_impl->layers) copy->layers.push_back(layer->clone());
+  copy->shapes = other.m_impl->shapes;
+  copy->offsets = other.m_impl->offsets;
+  copy->params = other.m_impl->params;
+  m_impl = std::move(copy);
+  return *this;
+}
+
+template <class Scalar>
+Model<Scalar>::Model(Model&&) noexcept = default;
+template <class Scalar>
+Model<Scalar>& Model<Scalar>::operator=(Model&&) noexcept = default;
+template <class Scalar>
+Model<Scalar>::~Model() = default;
+
+template <class Scalar>
+void Model<Scalar>::add(std::unique_ptr<Layer<Scalar>> layer) {
+  if (!layer) throw ModelError("Model::add: expected a layer, found a null pointer");
+  const data::SampleShape out = layer->configure(m_impl->shapes.back());
+  m_impl->layers.push_back(std::move(layer));
+  m_impl->shapes.push_back(out);
+  const Eigen::Index old = m_impl->params.size();
+  m_impl->offsets.push_back(old);
+  m_impl->params.conservativeResize(old + m_impl->layers.back()->parameterCount());
+  m_impl->params.tail(m_impl->params.size() - old).setZero();
+}
+
+// Weights: He et al. (2015), "Delving Deep into Rectifiers", eq. 10 — N(0, 2/fan_in) — when
+// a ReLU follows the layer; otherwise Glorot & Bengio (2010), "Understanding the difficulty
+// of training deep feedforward neural networks", eq. 16 — U(±√(6/(fan_in + fan_out))).
+// Biases start at 0. Layer l draws from its own Philox sub-stream (seed, l).
+template <class Scalar>
+void Model<Scalar>::initialise(std::uint64_t seed) {
+  auto& layers = m_impl->layers;
+  for (std::size_t l = 0; l < layers.size(); ++l) {
+    const Layer<Scalar>& layer = *layers[l];
+    if (layer.parameterCount() == 0) continue;
+    const PhiloxStream stream(seed, RandomPurpose::Initialisation, static_cast<std::uint32_t>(l));
+    Scalar* p = m_impl->params.data() + m_impl->offsets[l];
+    const bool he = l + 1 < layers.size() && layers[l + 1]->kind() == "relu";
+    const double fanIn = double(layer.fanIn()), fanOut = double(layer.fanOut());
+    const double scale = he ? std::sqrt(2.0 / fanIn) : std::sqrt(6.0 / (fanIn + fanOut));
+    for (Eigen::Index j = 0; j < layer.weightCount(); ++j) {
+      const auto u = static_cast<std::uint64_t>(j);
+      p[j] = static_cast<Scalar>(he ? scale * stream.normal(u)
+                                    : scale * (2.0 * stream.uniform(u) - 1.0));
+    }
+    std::fill(p + layer.weightCount(), p + layer.parameterCount(), Scalar(0));
+  }
+}
+
+template <class Scalar>
+const data::SampleShape& Model<Scalar>::inputShape() const {
+  return m_impl->input;
+}
+
+// Reconfigures every layer for the new shape (on copies, so a failure changes nothing).
+// The parameters are kept when their count is unchanged, otherwise zeroed: initialise again.
+template <class Scalar>
+void Model<Scalar>::setInputShape(const data::SampleShape& shape) {
+  if (shape.channels < 1 || shape.height < 1 || shape.width < 1)
+    throw ModelError("Model::setInputShape: expected channels, height and width >= 1, found " +
+                     std::to_string(shape.channels) + "×" + std::to_string(shape.height) + "×" +
+                     std::to_string(shape.width));
+  std::vector<std::unique_ptr<Layer<Scalar>>> layers;
+  std::vector<data::SampleShape> shapes{shape};
+  for (const auto& layer : m_impl->layers) {
+    layers.push_back(layer->clone());
+    shapes.push_back(layers.back()->configure(shapes.back()));
+  }
+  m_impl->input = shape;
+  m_impl->layers = std::move(layers);
+  m_impl->shapes = std::move(shapes);
+  m_impl->layOut();
+}
+
+template <class Scalar>
+int Model<Scalar>::outputCount() const {
+  return m_impl->shapes.back().featureCount();
+}
+
+template <class Scalar>
+Eigen::Index Model<Scalar>::parameterCount() const {
+  return m_impl->params.size();
+}
+
+template <class Scalar>
+Vector<Scalar>& Model<Scalar>::parameters() {
+  return m_impl->params;
+}
+
+template <class Scalar>
+const Vector<Scalar>& Model<Scalar>::parameters() const {
+  return m_impl->params;
+}
+
+template <class Scalar>
+std::vector<ParameterGroup> Model<Scalar>::parameterGroups() const {
+  std::vector<ParameterGroup> groups;
+  std::vector<std::pair<std::string, int>> counters;
+  for (std::size_t l = 0; l < m_impl->layers.size(); ++l) {
+    const Layer<Scalar>& layer = *m_impl->layers[l];
+    if (layer.parameterCount() == 0) continue;
+    const std::string kind = layer.kind();
+    auto it = std::find_if(counters.begin(), counters.end(),
+                           [&](const auto& c) { return c.first == kind; });
+    if (it == counters.end()) it = counters.insert(counters.end(), {kind, 0});
+    groups.push_back(
+        {kind + std::to_string(++it->second), m_impl->offsets[l], layer.parameterCount()});
+  }
+  return groups;
+}
+
+template <class Scalar>
+std::string Model<Scalar>::summary() const {
+  std::ostringstream out;
+  for (std::size_t l = 0; l < m_impl->layers.size(); ++l) {
+    const Layer<Scalar>& layer = *m_impl->layers[l];
+    out << layer.describe() << ": " << shapeText(m_impl->shapes[l]) << " → "
+        << shapeText(m_impl->shapes[l + 1]);
+    if (layer.parameterCount() > 0) out << ", " << layer.parameterCount() << " parameters";
+    out << '\n';
+  }
+  out << "total: " << parameterCount() << " parameters\n";
+  return out.str();
+}
+
+template <class Scalar>
+int Model<Scalar>::layerCount() const {
+  return static_cast<int>(m_impl->layers.size());
+}
+
+template <class Scalar>
+const Layer<Scalar>& Model<Scalar>::layer(int index) const {
+  if (index < 0 || index >= layerCount())
+    throw ModelError("Model::layer: expected an index in [0, " + std::to_string(layerCount()) +
+                     "), found " + std::to_string(index));
+  return *m_impl->layers[static_cast<std::size_t>(index)];
+}
+
+template <class Scalar>
+double Model<Scalar>::flopsPerExample() const {
+  double macs = 0;
+  for (std::size_t l = 0; l < m_impl->layers.size(); ++l) {
+    const LayerCost c = m_impl->layers[l]->cost();
+    macs += c.forward + c.parameterGradient + (l > 0 ? c.inputGradient : 0.0);
+  }
+  return 2 * macs;
+}
+
+// Inference over fixed chunks; each chunk ping-pongs between two local buffers.
+template <class Scalar>
+Matrix<Scalar> Model<Scalar>::logits(const Matrix<Scalar>& x) const {
+  const Impl& m = *m_impl;
+  if (x.cols() != m.input.featureCount())
+    throw ModelError("Model::logits: expected rows of " + std::to_string(m.input.featureCount()) +
+                     " features (" + shapeText(m.input) + "), found " + std::to_string(x.cols()));
+  if (m.layers.empty()) return x;
+  Matrix<Scalar> result(x.rows(), outputCount());
+  forEachChunk(
+      static_cast<std::size_t>(x.rows()), kChunkSize,
+      [&](std::size_t, std::size_t begin, std::size_t end) {
+        const auto b = static_cast<Eigen::Index>(begin), n = static_cast<Eigen::Index>(end - begin);
+        ChunkScratch<Scalar> scratch;
+        std::array<Matrix<Scalar>, 2> buffers;
+        const Scalar* in = x.data() + b * x.cols();
+        for (std::size_t l = 0; l < m.layers.size(); ++l) {
+          const bool last = l + 1 == m.layers.size();
+          Matrix<Scalar>& next = buffers[l % 2];
+          if (!last) next.resize(n, m.shapes[l + 1].featureCount());
+          Rows<Scalar> out =
+              last ? rowBlock(result, b, n) : Rows<Scalar>(next.data(), n, next.cols());
+          m.layers[l]->forward(m.params.data() + m.offsets[l],
+                               ConstRows<Scalar>(in, n, m.shapes[l].featureCount()), out, scratch);
+          in = out.data();
+        }
+      });
+  return result;
+}
+
+template <class Scalar>
+void Model<Scalar>::backward(const Matrix<Scalar>& x, std::span<const int> labels,
+                             Workspace<Scalar>& ws) const {
+  const Impl& m = *m_impl;
+  const std::size_t layerCount = m.layers.size();
+  if (layerCount == 0) throw ModelError("Model::backward: the model has no layers");
+  if (x.cols() != m.input.featureCount())
+    throw ModelError("Model::backward: expected rows of " + std::to_string(m.input.featureCount()) +
+                     " features (" + shapeText(m.input) + "), found " + std::to_string(x.cols()));
+  if (static_cast<Eigen::Index>(labels.size()) != x.rows())
+    throw ModelError("Model::backward: expected one label per row (" + std::to_string(x.rows()) +
+                     "), found " + std::to_string(labels.size()));
+  const int classes = outputCount();
+  for (std::size_t i = 0; i < labels.size(); ++i)
+    if (labels[i] < 0 || labels[i] >= classes)
+      throw ModelError("Model::backward: expected labels in [0, " + std::to_string(classes) +
+                       "), found " + std::to_string(labels[i]) + " at row " + std::to_string(i));
+
+  const Eigen::Index batch = x.rows();
+  ws.losses.resize(batch);
+  ws.logits.resize(batch, classes);
+  ws.activations.resize(layerCount);
+  ws.outputGrads.resize(layerCount);
+  ws.activations[0] = x;
+  for (std::size_t l = 0; l < layerCount; ++l) {
+    if (l > 0) ws.activations[l].resize(batch, m.shapes[l].featureCount());
+    ws.outputGrads[l].resize(batch, m.shapes[l + 1].featureCount());
+  }
+  const std::size_t chunks = chunksOf(batch);
+  if (ws.chunkScratch.size() < chunks) ws.chunkScratch.resize(chunks);
+  ws.keptGradients.resize(layerCount);
+  ws.keptValid.assign(layerCount, 0);
+
+  forEachChunk(static_cast<std::size_t>(batch), kChunkSize,
+               [&](std::size_t c, std::size_t begin, std::size_t end) {
+                 const auto b = static_cast<Eigen::Index>(begin),
+                            n = static_cast<Eigen::Index>(end - begin);
+                 ChunkScratch<Scalar>& scratch = ws.chunkScratch[c];
+                 auto output = [&](std::size_t l) {
+                   return rowBlock(l + 1 < layerCount ? ws.activations[l + 1] : ws.logits, b, n);
+                 };
+                 for (std::size_t l = 0; l < layerCount; ++l)
+                   m.layers[l]->forward(m.params.data() + m.offsets[l], m.layerInput(ws, l, b, n),
+                                        output(l), scratch);
+                 softmaxCrossEntropy<Scalar>(rowBlock(std::as_const(ws.logits), b, n),
+                                             labels.data() + b, ws.losses.data() + b,
+                                             rowBlock(ws.outputGrads[layerCount - 1], b, n));
+                 // The first layer's input gradient is never needed.
+                 for (std::size_t l = layerCount - 1; l > 0; --l)
+                   m.layers[l]->backward(m.params.data() + m.offsets[l], m.layerInput(ws, l, b, n),
+                                         m.layerInput(ws, l + 1, b, n),
+                                         rowBlock(std::as_const(ws.outputGrads[l]), b, n),
+                                         rowBlock(ws.outputGrads[l - 1], b, n), scratch);
+               });
+}
+
+template <class Scalar>
+Matrix<Scalar> Model<Scalar>::perExampleGradients(const Workspace<Scalar>& ws) const {
+  const Impl& m = *m_impl;
+  m.checkWorkspace(ws, "perExampleGradients");
+  const Eigen::Index batch = ws.batchSize(), p = parameterCount();
+  Matrix<Scalar> grads(batch, p);  // every column belongs to exactly one layer's slice
+  forEachChunk(static_cast<std::size_t>(batch), kChunkSize,
+               [&](std::size_t c, std::size_t begin, std::size_t end) {
+                 const auto b = static_cast<Eigen::Index>(begin),
+                            n = static_cast<Eigen::Index>(end - begin);
+                 for (std::size_t l = 0; l < m.layers.size(); ++l)
+                   if (m.layerSize(l) > 0)
+                     m.layers[l]->perExampleGradients(
+                         m.layerInput(ws, l, b, n), rowBlock(ws.outputGrads[l], b, n),
+                         grads.data() + b * p + m.offsets[l], p, ws.chunkScratch[c]);
+               });
+  return grads;
+}
+
+template <class Scalar>
+Matrix<Scalar> Model<Scalar>::perExampleGroupSquaredNorms(const Workspace<Scalar>& ws) const {
+  const Impl& m = *m_impl;
+  m.checkWorkspace(ws, "perExampleGroupSquaredNorms");
+  const Eigen::Index batch = ws.batchSize();
+  std::vector<std::size_t> groupLayers;
+  for (std::size_t l = 0; l < m.layers.size(); ++l) {
+    if (m.layerSize(l) == 0) continue;
+    groupLayers.push_back(l);
+    const bool keep =
+        m.layers[l]->keepsPerExampleGradients() && batch * m.layerSize(l) <= kKeepLimit;
+    ws.keptValid[l] = 0;
+    if (keep)
+      ws.keptGradients[l].resize(batch, m.layerSize(l));
+    else
+      ws.keptGradients[l].resize(0, 0);
+  }
+  Matrix<Scalar> norms(batch, static_cast<Eigen::Index>(groupLayers.size()));
+  forEachChunk(
+      static_cast<std::size_t>(batch), kChunkSize,
+      [&](std::size_t c, std::size_t begin, std::size_t end) {
+        const auto b = static_cast<Eigen::Index>(begin), n = static_cast<Eigen::Index>(end - begin);
+        std::array<Scalar, kChunkSize> chunkNorms{};
+        for (std::size_t g = 0; g < groupLayers.size(); ++g) {
+          const std::size_t l = groupLayers[g];
+          const ConstRows<Scalar> in = m.layerInput(ws, l, b, n);
+          const ConstRows<Scalar> delta = rowBlock(ws.outputGrads[l], b, n);
+          Matrix<Scalar>& kept = ws.keptGradients[l];
+          if (kept.size() > 0) {
+            m.layers[l]->perExampleGradients(in, delta, kept.data() + b * kept.cols(), kept.cols(),
+                                             ws.chunkScratch[c]);
+            for (Eigen::Index e = 0; e < n; ++e) chunkNorms[e] = kept.row(b + e).squaredNorm();
+          } else {
+            m.layers[l]->perExampleSquaredNorms(in, delta, chunkNorms.data(), ws.chunkScratch[c]);
+          }
+          for (Eigen::Index e = 0; e < n; ++e)
+            norms(b + e, static_cast<Eigen::Index>(g)) = chunkNorms[e];
+        }
+      });
+  for (std::size_t l : groupLayers) ws.keptValid[l] = ws.keptGradients[l].size() > 0;
+  return norms;
+}
+
+// Three ways to the same sum, each free of scheduling-dependent order:
+//  - gradients kept by perExampleGroupSquaredNorms(): out = Gᵀw, split by parameter blocks;
+//  - layers whose gradient is one product over the batch (dense): split by output rows, so
+//    no partial sums exist at all;
+//  - the rest (conv): per-chunk partial sums, added in chunk order.
+// layerWeights[l] points at the batch's weights for layer l.
+template <class Scalar>
+void Model<Scalar>::Impl::weightedSum(const Workspace<Scalar>& ws,
+                                      const std::vector<const Scalar*>& layerWeights,
+                                      Vector<Scalar>& out) const {
+  constexpr std::size_t kParameterBlock = 4096, kRowBlock = 32;
+  const Impl& m = *this;
+  const Eigen::Index batch = ws.batchSize(), p = params.size();
+  if (batch == 0) {
+    out.setZero(p);
+    return;
+  }
+  out.resize(p);
+  std::vector<std::size_t> chunked;
+  Eigen::Index chunkedSize = 0;
+  for (std::size_t l = 0; l < m.layers.size(); ++l) {
+    const Layer<Scalar>& layer = *m.layers[l];
+    const Eigen::Index size = m.layerSize(l), offset = m.offsets[l];
+    if (size == 0) continue;
+    const Scalar* weights = layerWeights[l];
+    if (ws.keptValid[l]) {
+      const Matrix<Scalar>& kept = ws.keptGradients[l];
+      const Eigen::Map<const Vector<Scalar>> w(weights, batch);
+      forEachChunk(static_cast<std::size_t>(size), kParameterBlock,
+                   [&](std::size_t, std::size_t begin, std::size_t end) {
+                     const auto j = static_cast<Eigen::Index>(begin);
+                     const auto len = static_cast<Eigen::Index>(end - begin);
+                     out.segment(offset + j, len).noalias() =
+                         kept.middleCols(j, len).transpose() * w;
+                   });
+    } else if (const Eigen::Index rows = layer.gradientRowCount(); rows > 0) {
+      const std::size_t blocks = chunkCount(static_cast<std::size_t>(rows), kRowBlock);
+      if (ws.chunkScratch.size() < blocks) ws.chunkScratch.resize(blocks);
+      forEachChunk(static_cast<std::size_t>(rows), kRowBlock,
+                   [&](std::size_t c, std::size_t begin, std::size_t end) {
+                     layer.weightedGradientRows(
+                         m.layerInput(ws, l, 0, batch), rowBlock(ws.outputGrads[l], 0, batch),
+                         weights, static_cast<Eigen::Index>(begin), static_cast<Eigen::Index>(end),
+                         out.data() + offset, ws.chunkScratch[c]);
+                   });
+    } else {
+      chunked.push_back(l);
+      chunkedSize += size;
+    }
+  }
+  if (chunked.empty()) return;
+
+  const std::size_t chunks = chunksOf(batch);
+  ws.chunkSums.resize(static_cast<Eigen::Index>(chunks), chunkedSize);
+  forEachChunk(static_cast<std::size_t>(batch), kChunkSize,
+               [&](std::size_t c, std::size_t begin, std::size_t end) {
+                 const auto b = static_cast<Eigen::Index>(begin),
+                            n = static_cast<Eigen::Index>(end - begin);
+                 Scalar* sum = ws.chunkSums.data() + static_cast<Eigen::Index>(c) * chunkedSize;
+                 std::fill(sum, sum + chunkedSize, Scalar(0));
+                 for (std::size_t l : chunked) {
+                   m.layers[l]->addWeightedGradient(m.layerInput(ws, l, b, n),
+                                                    rowBlock(ws.outputGrads[l], b, n),
+                                                    layerWeights[l] + b, sum, ws.chunkScratch[c]);
+                   sum += m.layerSize(l);
+                 }
+               });
+  Eigen::Index local = 0;
+  for (std::size_t l : chunked) {
+    auto slice = out.segment(m.offsets[l], m.layerSize(l));
+    slice = ws.chunkSums.row(0).segment(local, m.layerSize(l)).transpose();
+    for (std::size_t c = 1; c < chunks; ++c)
+      slice +=
+          ws.chunkSums.row(static_cast<Eigen::Index>(c)).segment(local, m.layerSize(l)).transpose();
+    local += m.layerSize(l);
+  }
+}
+
+template <class Scalar>
+void Model<Scalar>::weightedGradientSum(const Workspace<Scalar>& ws,
+                                        std::span<const Scalar> weights,
+                                        Vector<Scalar>& out) const {
+  const Impl& m = *m_impl;
+  m.checkWorkspace(ws, "weightedGradientSum");
+  if (static_cast<Eigen::Index>(weights.size()) != ws.batchSize())
+    throw ModelError("Model::weightedGradientSum: expected one weight per example (" +
+                     std::to_string(ws.batchSize()) + "), found " + std::to_string(weights.size()));
+  m.weightedSum(ws, std::vector<const Scalar*>(m.layers.size(), weights.data()), out);
+}
+
+template <class Scalar>
+void Model<Scalar>::groupWeightedGradientSum(const Workspace<Scalar>& ws,
+                                             const Matrix<Scalar>& weights,
+                                             Vector<Scalar>& out) const {
+  const Impl& m = *m_impl;
+  m.checkWorkspace(ws, "groupWeightedGradientSum");
+  const auto groups = static_cast<Eigen::Index>(parameterGroups().size());
+  if (weights.rows() != ws.batchSize() || weights.cols() != groups)
+    throw ModelError("Model::groupWeightedGradientSum: expected weights of " +
+                     std::to_string(ws.batchSize()) + " examples × " + std::to_string(groups) +
+                     " groups, found " + std::to_string(weights.rows()) + " × " +
+                     std::to_string(weights.cols()));
+  // Each group's weights contiguous, as the layers read them.
+  const Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic> columns = weights;
+  std::vector<const Scalar*> layerWeights(m.layers.size(), nullptr);
+  Eigen::Index g = 0;
+  for (std::size_t l = 0; l < m.layers.size(); ++l)
+    if (m.layerSize(l) > 0) layerWeights[l] = columns.col(g++).data();
+  m.weightedSum(ws, layerWeights, out);
+}
+
+template class Model<float>;
+template class Model<double>;
+
+}  // namespace epsilon::nn

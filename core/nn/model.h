@@ -1,0 +1,132 @@
+// A feed-forward network as a sequence of layers over one flat parameter vector, with the
+// per-example quantities DP-SGD needs: each example's gradient, its norm, and the sum of
+// the examples' gradients each scaled by its own factor (Abadi et al. 2016, Alg. 1).
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/data/dataset.h"
+#include "core/nn/tensor.h"
+
+namespace epsilon::nn {
+
+// Matrix<Scalar> (row-major, one example per row) and Vector<Scalar> come from tensor.h.
+
+// A contiguous slice of the flat parameter vector owned by one layer (weights and bias
+// together); per-layer clipping bounds each group separately.
+struct ParameterGroup {
+  std::string name;  // e.g. "conv1", "dense2"
+  Eigen::Index offset = 0;
+  Eigen::Index size = 0;
+};
+
+template <class Scalar>
+class Layer;
+
+// Everything a backward pass over one batch leaves behind for the per-example queries:
+// per-example losses and each layer's cached inputs and output gradients. Reuse one
+// Workspace across steps: its buffers keep their memory, so a step allocates no large
+// ones. The const queries fill its caches, so a Workspace serves one thread at a time.
+template <class Scalar>
+struct Workspace {
+  Vector<Scalar> losses;                    // per example, softmax cross-entropy
+  Matrix<Scalar> logits;                    // batch × classes (the output of the last layer)
+  std::vector<Matrix<Scalar>> activations;  // input of layer l, batch rows
+  std::vector<Matrix<Scalar>> outputGrads;  // dLoss_i/d(output of layer l), batch rows
+
+  // Filled by the queries after backward(): per-chunk scratch memory; the per-example
+  // gradients of the layers whose norms need them anyway (conv), batch × group size, kept
+  // by perExampleGroupSquaredNorms() so weightedGradientSum() reduces them instead of
+  // recomputing them; and the per-chunk partial sums of weightedGradientSum().
+  mutable std::vector<ChunkScratch<Scalar>> chunkScratch;
+  mutable std::vector<Matrix<Scalar>> keptGradients;
+  mutable std::vector<char> keptValid;  // per layer; backward() clears it
+  mutable Matrix<Scalar> chunkSums;
+
+  Eigen::Index batchSize() const { return losses.size(); }
+};
+
+// A moved-from Model may only be assigned to or destroyed.
+template <class Scalar>
+class Model {
+ public:
+  Model();
+  Model(const Model& other);
+  Model& operator=(const Model& other);
+  Model(Model&&) noexcept;
+  Model& operator=(Model&&) noexcept;
+  ~Model();
+
+  // Appends a layer; its parameters get the next slice of the flat vector.
+  void add(std::unique_ptr<Layer<Scalar>> layer);
+  // Seeded initialisation of every layer (He for ReLU nets, Glorot otherwise).
+  void initialise(std::uint64_t seed);
+
+  const data::SampleShape& inputShape() const;
+  void setInputShape(const data::SampleShape& shape);
+  int outputCount() const;
+  Eigen::Index parameterCount() const;
+  Vector<Scalar>& parameters();
+  const Vector<Scalar>& parameters() const;
+  std::vector<ParameterGroup> parameterGroups() const;
+  std::string summary() const;  // one line per layer with shapes and parameter counts
+  int layerCount() const;
+  const Layer<Scalar>& layer(int index) const;
+  // Floating-point operations of one example's forward and backward pass (GEMM-like work
+  // only: 2 per multiply-add; no input gradient for the first layer).
+  double flopsPerExample() const;
+
+  // Examples per chunk of the parallel loops: fixed, so sums never depend on the thread count.
+  static constexpr Eigen::Index kChunkSize = 32;
+
+  // Inference: logits for each row of x. Thread-safe (const, no shared state).
+  Matrix<Scalar> logits(const Matrix<Scalar>& x) const;
+
+  // Forward and backward for a batch; fills `ws` (losses, caches). Parallel over examples
+  // with oneTBB in fixed chunks, so results do not depend on the thread count.
+  void backward(const Matrix<Scalar>& x, std::span<const int> labels, Workspace<Scalar>& ws) const;
+
+  // After backward(): each example's full gradient, batch × parameterCount (materialised).
+  Matrix<Scalar> perExampleGradients(const Workspace<Scalar>& ws) const;
+  // After backward(): squared L2 norm of each example's gradient per parameter group,
+  // batch × groups, without materialising batch × parameterCount where a layer allows it
+  // (Dense: ||δ_i||²·||a_i||² + ||δ_i||²). A conv layer's per-example gradients are
+  // computed for their norms anyway; they stay in `ws` for weightedGradientSum().
+  Matrix<Scalar> perExampleGroupSquaredNorms(const Workspace<Scalar>& ws) const;
+  // After backward(): out = Σ_i weights[i] · g_i (one matrix product per Dense layer; per
+  // conv layer one product per block of examples, or a matrix-vector product over the
+  // gradients perExampleGroupSquaredNorms() kept). With weights all 1 this is the batch
+  // gradient of the summed loss.
+  void weightedGradientSum(const Workspace<Scalar>& ws, std::span<const Scalar> weights,
+                           Vector<Scalar>& out) const;
+  // After backward(), for per-layer clipping: group g's slice of out is
+  // Σ_i weights(i, g) · (g_i restricted to group g); weights is batch × groups. One pass,
+  // where a loop of weightedGradientSum() calls would compute every slice once per group.
+  void groupWeightedGradientSum(const Workspace<Scalar>& ws, const Matrix<Scalar>& weights,
+                                Vector<Scalar>& out) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
+};
+
+// Network presets that adapt to the input shape and class count:
+//   "logistic", "mlp" (hidden widths, default {256}), "tfp-cnn", "tfp-cnn-tanh", "lenet5".
+// Throws ModelError naming the preset and the shape when it cannot take the input.
+struct PresetOptions {
+  std::vector<int> hiddenWidths{256};  // for "mlp"
+};
+template <class Scalar>
+Model<Scalar> buildPreset(const std::string& preset, const data::SampleShape& input, int classes,
+                          std::uint64_t seed, const PresetOptions& options = {});
+std::vector<std::string> presetNames();
+
+extern template class Model<float>;
+extern template class Model<double>;
+
+}  // namespace epsilon::nn

@@ -1,0 +1,130 @@
+// The network presets: the architectures the DP-SGD literature's tutorials train, adapted to
+// any input shape and class count.
+#include <algorithm>
+
+#include "core/common/errors.h"
+#include "core/nn/conv2d.h"
+#include "core/nn/dense.h"
+#include "core/nn/flatten.h"
+#include "core/nn/maxpool2d.h"
+#include "core/nn/model.h"
+#include "core/nn/relu.h"
+#include "core/nn/tanh.h"
+
+namespace epsilon::nn {
+
+namespace {
+
+template <class Scalar>
+void addActivation(Model<Scalar>& model, bool tanh) {
+  if (tanh)
+    model.add(std::make_unique<Tanh<Scalar>>());
+  else
+    model.add(std::make_unique<Relu<Scalar>>());
+}
+
+template <class Scalar>
+void addFlattenIfImage(Model<Scalar>& model, const data::SampleShape& input) {
+  if (input.isImage) model.add(std::make_unique<Flatten<Scalar>>());
+}
+
+// TensorFlow Privacy's MNIST tutorial CNN (tutorials/mnist_dpsgd_tutorial_keras.py):
+// 16@8×8 /2 same, pool 2 /1, 32@4×4 /2 valid, pool 2 /1, dense 32, dense classes.
+template <class Scalar>
+void buildTfpCnn(Model<Scalar>& model, int classes, bool tanh) {
+  model.add(std::make_unique<Conv2D<Scalar>>(16, 8, 2, Padding::Same));
+  addActivation(model, tanh);
+  model.add(std::make_unique<MaxPool2D<Scalar>>(2, 1));
+  model.add(std::make_unique<Conv2D<Scalar>>(32, 4, 2, Padding::Valid));
+  addActivation(model, tanh);
+  model.add(std::make_unique<MaxPool2D<Scalar>>(2, 1));
+  model.add(std::make_unique<Flatten<Scalar>>());
+  model.add(std::make_unique<Dense<Scalar>>(32));
+  addActivation(model, tanh);
+  model.add(std::make_unique<Dense<Scalar>>(classes));
+}
+
+// MindArmour's differential-privacy tutorial LeNet-5: 6@5×5 valid, pool 2/2, 16@5×5 valid,
+// pool 2/2, dense 120, dense 84, dense classes (it pads MNIST to 32×32; we take the input
+// as given, so 28×28 works too and anything below 16×16 is refused).
+template <class Scalar>
+void buildLenet5(Model<Scalar>& model, int classes) {
+  model.add(std::make_unique<Conv2D<Scalar>>(6, 5, 1, Padding::Valid));
+  model.add(std::make_unique<Relu<Scalar>>());
+  model.add(std::make_unique<MaxPool2D<Scalar>>(2, 2));
+  model.add(std::make_unique<Conv2D<Scalar>>(16, 5, 1, Padding::Valid));
+  model.add(std::make_unique<Relu<Scalar>>());
+  model.add(std::make_unique<MaxPool2D<Scalar>>(2, 2));
+  model.add(std::make_unique<Flatten<Scalar>>());
+  for (int width : {120, 84}) {
+    model.add(std::make_unique<Dense<Scalar>>(width));
+    model.add(std::make_unique<Relu<Scalar>>());
+  }
+  model.add(std::make_unique<Dense<Scalar>>(classes));
+}
+
+bool isConvolutional(const std::string& preset) {
+  return preset == "tfp-cnn" || preset == "tfp-cnn-tanh" || preset == "lenet5";
+}
+
+}  // namespace
+
+std::vector<std::string> presetNames() {
+  return {"logistic", "mlp", "tfp-cnn", "tfp-cnn-tanh", "lenet5"};
+}
+
+template <class Scalar>
+Model<Scalar> buildPreset(const std::string& preset, const data::SampleShape& input, int classes,
+                          std::uint64_t seed, const PresetOptions& options) {
+  const std::string where = "preset '" + preset + "'";
+  const auto names = presetNames();
+  if (std::find(names.begin(), names.end(), preset) == names.end()) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    throw ModelError("unknown model preset '" + preset + "'; expected one of: " + list);
+  }
+  if (classes < 2)
+    throw ModelError(where + ": expected at least 2 classes, found " + std::to_string(classes));
+  if (input.channels < 1 || input.height < 1 || input.width < 1)
+    throw ModelError(where + ": expected an input shape with every size >= 1, found " +
+                     std::to_string(input.channels) + "×" + std::to_string(input.height) + "×" +
+                     std::to_string(input.width));
+  if (isConvolutional(preset) && !input.isImage)
+    throw ModelError(where +
+                     " needs an image input (channels×height×width), found a flat vector of " +
+                     shapeText(input));
+  for (int width : options.hiddenWidths)
+    if (width < 1)
+      throw ModelError(where + ": expected hidden widths >= 1, found " + std::to_string(width));
+
+  Model<Scalar> model;
+  model.setInputShape(input);
+  try {
+    if (preset == "logistic") {
+      addFlattenIfImage(model, input);
+      model.add(std::make_unique<Dense<Scalar>>(classes));
+    } else if (preset == "mlp") {
+      addFlattenIfImage(model, input);
+      for (int width : options.hiddenWidths) {
+        model.add(std::make_unique<Dense<Scalar>>(width));
+        model.add(std::make_unique<Relu<Scalar>>());
+      }
+      model.add(std::make_unique<Dense<Scalar>>(classes));
+    } else if (preset == "tfp-cnn" || preset == "tfp-cnn-tanh") {
+      buildTfpCnn(model, classes, preset == "tfp-cnn-tanh");
+    } else {
+      buildLenet5(model, classes);
+    }
+  } catch (const ModelError& e) {
+    throw ModelError(where + " cannot take input shape " + shapeText(input) + ": " + e.what());
+  }
+  model.initialise(seed);
+  return model;
+}
+
+template Model<float> buildPreset<float>(const std::string&, const data::SampleShape&, int,
+                                         std::uint64_t, const PresetOptions&);
+template Model<double> buildPreset<double>(const std::string&, const data::SampleShape&, int,
+                                           std::uint64_t, const PresetOptions&);
+
+}  // namespace epsilon::nn
