@@ -23,15 +23,20 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include "core/data/registry.h"
+#include "core/privacy/privacy_report.h"
 #include "ui/chart_export.h"
 #include "ui/chart_panel.h"
 #include "ui/decision_boundary_view.h"
+#include "ui/number_format.h"
 #include "ui/experiment_json.h"
 #include "ui/experiment_panel.h"
 #include "ui/image_strip.h"
+#include "ui/preset_file.h"
 #include "ui/privacy_readout.h"
 #include "ui/run_model.h"
 #include "ui/runs_view.h"
+#include "ui/run_conversion.h"
 #include "ui/session_file.h"
 #include "ui/sweep_dialog.h"
 #include "ui/training_controller.h"
@@ -255,6 +260,8 @@ void MainWindow::buildMenus() {
   run->addAction(m_runsView->duplicateAction());
   run->addAction(m_runsView->deleteAction());
 
+  buildPresetsMenu();
+
   QMenu* view = menuBar()->addMenu(tr("&View"));
   m_presentationAction = view->addAction(tr("&Presentation mode"));
   m_presentationAction->setCheckable(true);
@@ -306,6 +313,70 @@ int MainWindow::startRun(bool live) {
     return 0;
   }
   return m_controller->start(config, m_panel->runName(), live);
+}
+
+void MainWindow::buildPresetsMenu() {
+  QMenu* menu = menuBar()->addMenu(tr("&Presets"));
+  menu->setToolTipsVisible(true);
+  try {
+    for (const Preset& preset : builtinPresets()) {
+      QAction* action = menu->addAction(preset.title, this, [this, name = preset.name] { runPreset(name); });
+      action->setToolTip(QStringLiteral("%1\n%2").arg(preset.source, preset.reproduces));
+    }
+  } catch (const std::exception& e) {
+    menu->addAction(tr("Presets unavailable: %1").arg(QString::fromUtf8(e.what())))->setEnabled(false);
+  }
+}
+
+QList<int> MainWindow::runPreset(const QString& name) {
+  try {
+    const Preset preset = findPreset(name);
+    QString note;
+    const QString dataset = chooseDataset(preset, &note);
+    const train::ExperimentConfig base = presetBaseConfig(preset, false, dataset);
+    // The training-set size decides q = L/N and the calibrated σ.
+    long long trainSize = 0;
+    for (const auto& info : data::listDatasets())
+      if (QString::fromStdString(info.name) == dataset) trainSize = info.trainSize;
+    if (base.dataset.options.maxTrain > 0 && (trainSize == 0 || base.dataset.options.maxTrain < trainSize))
+      trainSize = base.dataset.options.maxTrain;
+    const auto points = presetPoints(preset, base, false, trainSize);
+    m_panel->setConfig(base);
+    statusBar()->showMessage(QStringLiteral("%1 — %2 %3").arg(preset.title, preset.source, note), 15000);
+    if (preset.kind != PresetKind::Accountant) return startSweep(points);
+    // ε over epochs needs no training: each point becomes a finished run with ε per epoch.
+    QList<int> ids;
+    for (const auto& point : points) {
+      const auto& c = point.config;
+      const long long perEpoch = c.stepsPerEpoch(trainSize);
+      const double q = std::min(1.0, double(c.training.lotSize) / double(std::max<long long>(1, trainSize)));
+      std::vector<long long> steps;
+      for (long long e = 1; e * perEpoch <= c.totalSteps(trainSize); ++e) steps.push_back(e * perEpoch);
+      const auto eps = privacy::epsilonOverSteps(c.privacy.accountant, q, c.privacy.noise.initial, c.privacy.delta, steps);
+      RunRecord record;
+      record.name = QString::fromStdString(point.label);
+      record.status = RunStatus::Done;
+      record.progress = 1.0;
+      record.config = experimentToJson(c);
+      record.privacyLabel = QStringLiteral("δ = %1 · %2 · Poisson sampling · accountant only, no training")
+                                .arg(formatDelta(c.privacy.delta),
+                                     c.privacy.accountant == privacy::AccountantKind::Rdp ? QStringLiteral("RDP")
+                                                                                          : QStringLiteral("PLD (tight)"));
+      for (std::size_t i = 0; i < steps.size(); ++i) {
+        EvalPoint p;
+        p.step = steps[i];
+        p.epoch = double(i + 1);
+        p.epsilon = eps[i];
+        p.sigma = c.privacy.noise.initial;
+        record.evals.push_back(p);
+      }
+      ids << m_runs->addRun(record);
+    }
+    return ids;
+  } catch (const std::exception& e) {
+    showError(tr("Cannot run the preset %1").arg(name), QString::fromUtf8(e.what()));
+    return {};
+  }
 }
 
 QList<int> MainWindow::startSweep(const std::vector<train::SweepPoint>& points) {

@@ -57,6 +57,10 @@ class MainWindow : public QMainWindow {
   // Starts every point of a sweep as a run; progress for the whole sweep shows in the status bar.
   QList<int> startSweep(const std::vector<train::SweepPoint>& points);
   void cancelSweep();
+  // Runs a built-in preset (by name) as the document did: a sweep of runs, or for an
+  // accountant-only preset its ε curves at once. Returns the runs' ids; empty with the
+  // message shown on failure.
+  QList<int> runPreset(const QString& name);
   int sweepRemaining() const;
   QString saveSessionTo(const QString& path);    // empty on success, else the message shown
   QString openSessionFrom(const QString& path);  // keeps the runs on failure
@@ -71,6 +75,7 @@ class MainWindow : public QMainWindow {
  private:
   void buildDocks();
   void buildMenus();
+  void buildPresetsMenu();
   void updateReadout();
   void onCommitted();
   void onDatasetChanged();

@@ -61,7 +61,10 @@ int TrainingController::start(const train::ExperimentConfig& config, const QStri
     Pending pending{runId, event, nullptr, train::isFinished(event.status) && event.kind == train::EventKind::Status};
     self->post(std::move(pending));
   };
-  const train::RunId job = m_runner->submit(config, callback);
+  // The GUI redraws the decision boundary and the image strip from each evaluation's model.
+  train::ExperimentConfig submitted = config;
+  submitted.training.snapshots = true;
+  const train::RunId job = m_runner->submit(submitted, callback);
   m_jobs[runId] = job;
   if (!m_timer->isActive()) m_timer->start();
   return runId;

@@ -5,6 +5,8 @@
 #include <QAction>
 #include <QComboBox>
 #include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
 #include <QDomDocument>
 #include <QDoubleSpinBox>
 #include <QFile>
@@ -265,6 +267,24 @@ class TestMainWindow : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(finished(*w.runModel(), again), 60000);
     // Same config and seed: the same history, bit for bit.
     QCOMPARE(w.runModel()->run(again)->evals.back().testAccuracy, w.runModel()->run(id)->evals.back().testAccuracy);
+  }
+
+  void presetsRunFromTheMenu() {
+    MainWindow w(testOptions());
+    // An accountant-only preset draws its ε curves at once, without training.
+    const QList<int> ids = w.runPreset(QStringLiteral("report-fig6-epsilon-epochs"));
+    QCOMPARE(ids.size(), 5);
+    for (int i = 1; i < ids.size(); ++i) {
+      const RunRecord* noisier = w.runModel()->run(ids[i]);
+      const RunRecord* lessNoisy = w.runModel()->run(ids[i - 1]);
+      QCOMPARE(noisier->evals.size(), std::size_t{15});
+      QVERIFY(noisier->evals.back().epsilon < lessNoisy->evals.back().epsilon);
+    }
+    QVERIFY(w.runPreset(QStringLiteral("no-such-preset")).isEmpty());
+    QVERIFY(w.lastError().contains(QStringLiteral("no-such-preset")));
+    bool menuListsPresets = false;
+    for (QAction* a : w.menuBar()->actions()) menuListsPresets |= a->text() == QStringLiteral("&Presets") && a->menu()->actions().size() >= 10;
+    QVERIFY(menuListsPresets);
   }
 
   void badDataFolderKeepsState() {
