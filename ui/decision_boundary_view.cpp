@@ -28,14 +28,15 @@ DecisionBoundaryView::DecisionBoundaryView(QWidget* parent) : QWidget(parent) {
 }
 
 void DecisionBoundaryView::setDataset(const data::Dataset& dataset) {
-  m_train = dataset.train;
-  m_test = dataset.test;
-  if (dataset.shape.featureCount() != 2 || m_train.size() == 0) {
+  // Only 2-D sets are drawn; check before copying (an image set can be hundreds of MB).
+  if (dataset.shape.featureCount() != 2 || dataset.train.size() == 0) {
     m_train = {};
     m_test = {};
     clearModel();
     return;
   }
+  m_train = dataset.train;
+  m_test = dataset.test;
   const auto x = m_train.features.col(0), y = m_train.features.col(1);
   const double mx = 0.1 * (x.maxCoeff() - x.minCoeff()) + 1e-6, my = 0.1 * (y.maxCoeff() - y.minCoeff()) + 1e-6;
   m_xMin = x.minCoeff() - mx;

@@ -1,0 +1,72 @@
+// How the GUI thread fares while four runs train on full Fashion-MNIST: the gaps between
+// ticks of a 16 ms timer (a smooth window needs them near 16 ms), and the time to resize and
+// repaint the whole window. Reports figures; never fails on a time.
+#include <QApplication>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include "ui/experiment_panel.h"
+#include "ui/main_window.h"
+#include "ui/parameter_slider.h"
+#include "ui/run_model.h"
+
+int main(int argc, char* argv[]) {
+  qputenv("QT_QPA_PLATFORM", qgetenv("QT_QPA_PLATFORM").isEmpty() ? QByteArray("offscreen") : qgetenv("QT_QPA_PLATFORM"));
+  QApplication app(argc, argv);
+  const int seconds = argc > 1 ? std::max(5, atoi(argv[1])) : 20;
+  epsilon::ui::MainWindow::Options options;
+  options.useSettings = false;
+  epsilon::ui::MainWindow window(options);
+  window.resize(1500, 950);
+  window.show();
+  QComboBox* datasets = window.experimentPanel()->datasetCombo();
+  const int fashion = datasets->findText(QStringLiteral("fashion-mnist"));
+  if (fashion < 0) {
+    std::printf("fashion-mnist is not installed; nothing to measure\n");
+    return 0;
+  }
+  datasets->setCurrentIndex(fashion);
+  window.experimentPanel()->epochsSlider()->setValue(3);
+  for (int i = 0; i < 4; ++i) window.startRun(false);
+
+  std::vector<double> gaps;
+  std::vector<double> repaints;
+  QElapsedTimer clock;
+  clock.start();
+  double last = 0;
+  QTimer tick;
+  tick.setInterval(16);
+  QObject::connect(&tick, &QTimer::timeout, [&] {
+    const double now = clock.nsecsElapsed() / 1e6;
+    if (last > 0) gaps.push_back(now - last);
+    if (last > 0 && now - last > 100) std::printf("  a %.0f ms gap at %.1f s\n", now - last, now / 1000);
+    last = now;
+    if (gaps.size() % 30 == 0) {  // every ~half second: resize and repaint everything
+      QElapsedTimer t;
+      t.start();
+      window.resize(window.width() == 1500 ? 1400 : 1500, 950);
+      window.repaint();
+      repaints.push_back(t.nsecsElapsed() / 1e6);
+    }
+    if (now > seconds * 1000.0) app.quit();
+  });
+  tick.start();
+  app.exec();
+  int running = 0;
+  for (const auto& r : window.runModel()->runs()) running += r.status == epsilon::ui::RunStatus::Running;
+  std::sort(gaps.begin(), gaps.end());
+  std::sort(repaints.begin(), repaints.end());
+  auto pct = [](const std::vector<double>& v, double p) { return v.empty() ? 0.0 : v[std::min(v.size() - 1, size_t(p * v.size()))]; };
+  std::printf("runs training at the end: %d of 4\n", running);
+  std::printf("timer gaps (ms, 16 ms asked): median %.1f  p95 %.1f  p99 %.1f  max %.1f  (%zu ticks)\n", pct(gaps, 0.5),
+              pct(gaps, 0.95), pct(gaps, 0.99), gaps.empty() ? 0.0 : gaps.back(), gaps.size());
+  std::printf("resize + full repaint (ms): median %.1f  p95 %.1f  max %.1f  (%zu times)\n", pct(repaints, 0.5),
+              pct(repaints, 0.95), repaints.empty() ? 0.0 : repaints.back(), repaints.size());
+  window.close();
+  return 0;
+}
