@@ -1,0 +1,111 @@
+// `epsilonlab-cli train`: trains one experiment (DP-SGD or the non-private baseline) from
+// flags and/or a versioned experiment file, printing one JSON object per evaluation and
+// optionally writing the whole run (--out, JSON) and its history (--csv).
+#include <QCommandLineParser>
+#include <QJsonDocument>
+#include <QTextStream>
+
+#include <cstdio>
+#include <mutex>
+
+#include "cli_options.h"
+#include "core/common/errors.h"
+#include "core/data/registry.h"
+#include "core/train/job_runner.h"
+#include "experiment_json.h"
+#include "train_flags.h"
+
+namespace epsilon::cli {
+
+namespace {
+
+// Re-throws a ConfigError with the flag that sets the field it names, so a user who typed
+// the flag sees it: "privacy.noise_multiplier (--noise-multiplier): expected …".
+[[noreturn]] void rethrowWithFlag(const ConfigError& e) {
+  const std::string message = e.what();
+  const auto colon = message.find(':');
+  if (colon != std::string::npos) {
+    const QString flag = flagForField(message.substr(0, colon));
+    if (!flag.isEmpty()) throw ConfigError(message.substr(0, colon) + " (" + flag.toStdString() + ")" + message.substr(colon));
+  }
+  throw e;
+}
+
+int exitCodeOf(const train::RunResult& result) {
+  switch (result.status) {
+    case train::RunStatus::Done:
+      return kExitOk;
+    case train::RunStatus::Failed:
+      return result.inputError ? kExitUsage : kExitFailure;
+    default:
+      return kExitFailure;
+  }
+}
+
+int runTrain(const QStringList& arguments) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(QStringLiteral(
+      "Train a network with DP-SGD (or without privacy) and print one JSON object per evaluation.\n"
+      "Flags override the --config file; --print-config shows every resolved value. Example:\n"
+      "  epsilonlab-cli train --dataset fashion-mnist --model tfp-cnn --batch-size 256 --lr 0.15 \\\n"
+      "      --noise-multiplier 1.1 --clip-norm 1 --epochs 15 --out run.json"));
+  parser.addOptions({
+      {QStringLiteral("config"), QStringLiteral("Experiment file (format epsilonlab-experiment, version 1)."), QStringLiteral("FILE")},
+      {QStringLiteral("threads"), QStringLiteral("Worker threads (default: all cores)."), QStringLiteral("N")},
+      {QStringLiteral("out"), QStringLiteral("Write the whole run (experiment + history) as JSON."), QStringLiteral("FILE")},
+      {QStringLiteral("csv"), QStringLiteral("Write the history as CSV."), QStringLiteral("FILE")},
+      {QStringLiteral("print-config"), QStringLiteral("Print the resolved experiment as JSON and exit.")},
+      {QStringLiteral("quiet"), QStringLiteral("Do not print the evaluations.")},
+  });
+  addExperimentFlags(parser);
+  if (const auto exitCode = parseOrExplain(parser, arguments, QStringLiteral("train"))) return *exitCode;
+
+  train::ExperimentConfig config;
+  if (parser.isSet(QStringLiteral("config"))) config = readExperimentFile(parser.value(QStringLiteral("config")), config);
+  applyExperimentFlags(parser, config);
+  const auto threads = readOptionalInteger(parser, QStringLiteral("threads"));
+  if (threads && (*threads < 1 || *threads > 1024)) {
+    throw UsageError(QStringLiteral("--threads: expected an integer in [1, 1024], got %1").arg(*threads).toStdString());
+  }
+  try {
+    config.validate();
+  } catch (const ConfigError& e) {
+    rethrowWithFlag(e);
+  }
+  if (parser.isSet(QStringLiteral("print-config"))) {
+    printJsonLine(experimentToJson(config));
+    return kExitOk;
+  }
+  const auto dataset = std::make_shared<const data::Dataset>(data::loadDataset(config.dataset.name, config.dataset.options));
+  try {
+    config.validateFor(*dataset);
+  } catch (const ConfigError& e) {
+    rethrowWithFlag(e);
+  }
+
+  const bool quiet = parser.isSet(QStringLiteral("quiet"));
+  std::mutex printing;
+  train::JobRunner runner({.threads = threads ? static_cast<int>(*threads) : 0, .maxConcurrentRuns = 1});
+  const train::RunId id = runner.submit(config, [&](const train::ProgressEvent& event) {
+    if (quiet || event.kind != train::EventKind::Evaluation) return;
+    const std::lock_guard lock(printing);
+    printJsonLine(progressToJson(event));
+  }, dataset);
+  const train::RunResult result = runner.wait(id);
+
+  if (parser.isSet(QStringLiteral("out"))) {
+    writeFileAtomically(parser.value(QStringLiteral("out")), QJsonDocument(runToJson(result)).toJson(QJsonDocument::Indented));
+  }
+  if (parser.isSet(QStringLiteral("csv"))) writeFileAtomically(parser.value(QStringLiteral("csv")), historyToCsv(result.history));
+  if (result.status != train::RunStatus::Done) {
+    QTextStream(stderr) << "epsilonlab-cli train: run " << QString::fromStdString(train::runStatusName(result.status)) << ": "
+                        << QString::fromStdString(result.message) << "\n";
+  }
+  return exitCodeOf(result);
+}
+
+}  // namespace
+
+EPSILON_CLI_COMMAND("train", "Train a network with DP-SGD and print its progress as JSON lines.", runTrain);
+
+}  // namespace epsilon::cli

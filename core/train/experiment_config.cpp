@@ -1,0 +1,122 @@
+#include "core/train/experiment_config.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/common/errors.h"
+#include "core/nn/model.h"
+
+namespace epsilon::train {
+
+namespace {
+
+[[noreturn]] void bad(const std::string& field, const std::string& expected, const std::string& got) {
+  throw ConfigError(field + ": expected " + expected + ", got " + got);
+}
+
+// A number as people write it ("-1", "0.5", "1e-05"), for error messages.
+std::string number(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.6g", value);
+  return buffer;
+}
+
+void validateModel(const ModelConfig& model) {
+  const auto names = nn::presetNames();
+  if (std::find(names.begin(), names.end(), model.preset) == names.end()) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    bad("model.preset", "one of " + list, "'" + model.preset + "'");
+  }
+  for (int width : model.hiddenWidths) {
+    if (width < 1 || width > 65536) bad("model.hidden", "widths in [1, 65536]", std::to_string(width));
+  }
+}
+
+void validatePrivacy(const PrivacyConfig& p, double expectedUnits) {
+  p.privatizer.validate();
+  if (p.privatizer.kind == privacy::PrivatizerKind::None) return;
+  p.noise.validate();
+  if (p.microbatchSize < 1) bad("privacy.microbatch_size", "an integer >= 1", std::to_string(p.microbatchSize));
+  if (!(p.delta > 0.0 && p.delta < 1.0)) bad("privacy.delta", "a value in (0, 1)", number(p.delta));
+  if (p.privatizer.kind == privacy::PrivatizerKind::Adaptive && p.noise.initial > 0.0) {
+    // Andrew et al. 2021, Thm. 1: the gradient keeps σ_Δ = (σ⁻² − (2σ_b)⁻²)^(−1/2) only if 2σ_b > σ.
+    const double countStddev = p.privatizer.countStddev(expectedUnits);
+    if (!(2.0 * countStddev > p.noise.initial)) {
+      bad(p.privatizer.fractionStddev ? "privacy.fraction_stddev" : "privacy.clip_count_stddev",
+          "a count noise σ_b > σ/2 = " + number(p.noise.initial / 2) + " (Andrew et al. 2021, Thm. 1)",
+          "σ_b = " + number(countStddev));
+    }
+  }
+}
+
+void validateOptimizer(const OptimizerConfig& o) {
+  o.options.validate();
+  if (!(o.learningRate > 0.0 && std::isfinite(o.learningRate))) {
+    bad("optimizer.learning_rate", "a finite value > 0", number(o.learningRate));
+  }
+  if (o.lrDecay == optim::LearningRateDecay::Constant) return;
+  if (!(o.lrDecayRate > 0.0 && o.lrDecayRate <= 1.0)) bad("optimizer.lr_decay_rate", "a value in (0, 1]", number(o.lrDecayRate));
+  if (!(o.lrDecayEpochs > 0.0 && std::isfinite(o.lrDecayEpochs))) {
+    bad("optimizer.lr_decay_epochs", "a finite value > 0", number(o.lrDecayEpochs));
+  }
+}
+
+void validateTraining(const TrainingConfig& t) {
+  if (t.lotSize < 1) bad("training.lot_size", "an integer >= 1", std::to_string(t.lotSize));
+  if (t.steps < 0) bad("training.steps", "an integer >= 0", std::to_string(t.steps));
+  if (t.steps == 0 && !(t.epochs > 0.0 && t.epochs <= 1e6)) bad("training.epochs", "a value in (0, 1e6]", number(t.epochs));
+  if (t.evalEverySteps < 0) bad("training.eval_every_steps", "an integer >= 0", std::to_string(t.evalEverySteps));
+}
+
+}  // namespace
+
+void ExperimentConfig::validate() const {
+  if (dataset.name.empty()) bad("dataset.name", "a data set name or folder", "nothing");
+  validateModel(model);
+  validateTraining(training);
+  validatePrivacy(privacy, expectedUnitsPerLot());
+  validateOptimizer(optimizer);
+  if (privacy.privatizer.kind != privacy::PrivatizerKind::None && privacy.microbatchSize > training.lotSize) {
+    bad("privacy.microbatch_size", "at most the lot size " + std::to_string(training.lotSize),
+        std::to_string(privacy.microbatchSize));
+  }
+}
+
+void ExperimentConfig::validateFor(const data::Dataset& data) const {
+  validate();
+  const long long n = data.train.size();
+  if (n < 1) bad("dataset.name", "a data set with training examples", "'" + data.name + "' with none");
+  if (data.test.size() < 1) bad("dataset.name", "a data set with test examples", "'" + data.name + "' with none");
+  if (training.lotSize > n) {
+    bad("training.lot_size", "at most the " + std::to_string(n) + " training examples of '" + data.name + "'",
+        std::to_string(training.lotSize));
+  }
+}
+
+long long ExperimentConfig::stepsPerEpoch(long long trainSize) const {
+  return std::max<long long>(1, trainSize / std::max(1, training.lotSize));
+}
+
+long long ExperimentConfig::totalSteps(long long trainSize) const {
+  if (training.steps > 0) return training.steps;
+  return std::max<long long>(1, std::llround(training.epochs * static_cast<double>(stepsPerEpoch(trainSize))));
+}
+
+int ExperimentConfig::microbatchSlots() const {
+  if (privacy.microbatchSize <= 1) return training.lotSize;
+  return std::max(1, static_cast<int>(std::lround(static_cast<double>(training.lotSize) / privacy.microbatchSize)));
+}
+
+double ExperimentConfig::expectedUnitsPerLot() const { return static_cast<double>(microbatchSlots()); }
+
+std::string samplingName(SamplingKind kind) { return kind == SamplingKind::Poisson ? "poisson" : "shuffle"; }
+
+SamplingKind parseSamplingKind(const std::string& text, const std::string& field) {
+  if (text == "poisson") return SamplingKind::Poisson;
+  if (text == "shuffle") return SamplingKind::Shuffle;
+  throw ConfigError(field + ": expected one of poisson, shuffle, got '" + text + "'");
+}
+
+}  // namespace epsilon::train

@@ -1,0 +1,86 @@
+// ExperimentConfig: everything that defines one training run (data set, network, privatizer,
+// noise and its schedule, optimizer, lot size, length, evaluation cadence, δ, accountant,
+// sampling, seed) as a plain struct; validate() names the field of any impossible value.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/data/dataset.h"
+#include "core/data/dataset_info.h"
+#include "core/optim/learning_rate.h"
+#include "core/optim/optimizer.h"
+#include "core/privacy/calibration.h"
+#include "core/privacy/noise_schedule.h"
+#include "core/privacy/privacy_report.h"
+#include "core/privacy/privatizer.h"
+
+namespace epsilon::train {
+
+// Poisson: each example joins a lot independently with probability q = L/N (what the
+// accountants assume). Shuffle: fixed-size batches of a fresh permutation each epoch; every
+// ε is then marked "assumes Poisson sampling". One enum with the privacy report's.
+using SamplingKind = privacy::SamplingKind;
+
+struct DatasetConfig {
+  std::string name = "mnist-10k";  // a registry name or a folder path
+  data::DatasetOptions options;
+};
+
+struct ModelConfig {
+  std::string preset = "mlp";           // see nn::presetNames()
+  std::vector<int> hiddenWidths{256};   // "mlp" only
+};
+
+struct PrivacyConfig {
+  privacy::PrivatizerOptions privatizer;  // kind, C, per-layer, c, k, γ, η, σ_b, policy
+  privacy::NoiseSchedule noise;           // σ₀, schedule, ρ
+  int microbatchSize = 1;                 // m: gradients averaged over m examples, then privatized
+  double delta = 1e-5;
+  privacy::AccountantKind accountant = privacy::AccountantKind::Rdp;
+  SamplingKind sampling = SamplingKind::Poisson;
+};
+
+struct OptimizerConfig {
+  optim::OptimizerOptions options;  // kind and its hyper-parameters
+  double learningRate = 0.15;
+  optim::LearningRateDecay lrDecay = optim::LearningRateDecay::Constant;
+  double lrDecayRate = 0.5;
+  double lrDecayEpochs = 1.0;       // the decay period, in epochs
+};
+
+struct TrainingConfig {
+  int lotSize = 256;               // L: the expected lot (Poisson) or the batch (shuffle)
+  double epochs = 1.0;             // the length when steps is 0
+  long long steps = 0;             // > 0: the length in steps, overriding epochs
+  bool evalEveryEpoch = true;      // evaluate at every epoch's end
+  long long evalEverySteps = 0;    // > 0: also every k steps
+  std::uint64_t seed = 1;          // sampling, initialisation, noise
+  bool snapshots = false;          // attach a copy of the model to every evaluation event
+};
+
+struct ExperimentConfig {
+  DatasetConfig dataset;
+  ModelConfig model;
+  PrivacyConfig privacy;
+  OptimizerConfig optimizer;
+  TrainingConfig training;
+
+  // Every check that needs no data; throws ConfigError "<section.field>: expected …, got …".
+  void validate() const;
+  // validate() plus the checks against the data set: lot ≤ training examples, m ≤ L.
+  void validateFor(const data::Dataset& dataset) const;
+
+  // max(1, ⌊N/L⌋): an epoch is N/L lots (Abadi et al. 2016, §3.1), rounded down.
+  long long stepsPerEpoch(long long trainSize) const;
+  long long totalSteps(long long trainSize) const;
+  // Expected units (examples or micro-batches) per lot: L, or K = max(1, round(L/m)).
+  double expectedUnitsPerLot() const;
+  int microbatchSlots() const;
+};
+
+std::string samplingName(SamplingKind kind);  // "poisson", "shuffle"
+SamplingKind parseSamplingKind(const std::string& text, const std::string& field = "privacy.sampling");
+
+}  // namespace epsilon::train

@@ -1,0 +1,169 @@
+#include "core/train/private_gradient.h"
+
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/common/parallel.h"
+#include "core/common/random.h"
+#include "core/privacy/noise.h"
+
+namespace epsilon::train {
+
+namespace {
+
+// Per-example gradients are materialised (tanh filter) a few rows at a time: at most this
+// many floats (4 MiB), at least 16 rows. Blocks that stay in cache are much faster than big
+// ones: a tanh-filter epoch of mlp 784-256-10 on Fashion-MNIST took 47.7 s with 64 MiB blocks,
+// 14.4 s with 16 MiB and 11.7 s with 4 MiB (tfp-cnn: 5.6 s with 16 MiB, 4.2 s with 4 MiB).
+constexpr Eigen::Index kMaterialiseBudget = Eigen::Index{1} << 20;
+constexpr std::size_t kColumnChunk = 8192;
+
+std::uint32_t low(long long v) { return static_cast<std::uint32_t>(static_cast<std::uint64_t>(v)); }
+std::uint32_t high(long long v) { return static_cast<std::uint32_t>(static_cast<std::uint64_t>(v) >> 32); }
+
+// Copies the rows `indices` of the split into x / labels.
+void gather(const data::Split& split, std::span<const int> indices, nn::Matrix<float>& x, std::vector<int>& labels) {
+  x.resize(static_cast<Eigen::Index>(indices.size()), split.features.cols());
+  labels.resize(indices.size());
+  for (std::size_t i = 0; i < indices.size(); ++i) {
+    x.row(static_cast<Eigen::Index>(i)) = split.features.row(indices[i]);
+    labels[i] = split.labels[static_cast<std::size_t>(indices[i])];
+  }
+}
+
+// sum += Σ_r rows(r, ·), each column summed over the rows in order (deterministic), the
+// columns in parallel fixed chunks.
+void addRowSums(const privacy::GradientMatrix& rows, Eigen::Index rowCount, Eigen::VectorXf& sum) {
+  forEachChunk(static_cast<std::size_t>(rows.cols()), kColumnChunk, [&](std::size_t, std::size_t begin, std::size_t end) {
+    const auto b = static_cast<Eigen::Index>(begin), n = static_cast<Eigen::Index>(end - begin);
+    auto target = sum.segment(b, n);
+    for (Eigen::Index r = 0; r < rowCount; ++r) target += rows.row(r).segment(b, n).transpose();
+  });
+}
+
+double lossSumOf(const nn::Workspace<float>& ws) {
+  double total = 0.0;
+  for (Eigen::Index i = 0; i < ws.losses.size(); ++i) total += ws.losses[i];
+  return total;
+}
+
+}  // namespace
+
+PrivateGradient::PrivateGradient(const nn::Model<float>& model, privacy::Privatizer& privatizer, int microbatchSize,
+                                 int microbatchSlots, double expectedUnits, std::uint64_t seed)
+    : m_model(model), m_privatizer(privatizer), m_microbatchSize(microbatchSize), m_slots(microbatchSlots),
+      m_expectedUnits(expectedUnits), m_seed(seed) {
+  for (const auto& group : model.parameterGroups()) m_slices.push_back({group.offset, group.size});
+}
+
+StepGradient PrivateGradient::compute(const data::Split& train, std::span<const int> lot, long long step, double sigma,
+                                      Eigen::VectorXf& gradient) {
+  StepGradient out;
+  out.examples = static_cast<long long>(lot.size());
+  out.clipNorm = m_privatizer.clipNorm();
+  m_sum.setZero(m_model.parameterCount());
+  if (!lot.empty()) {
+    if (m_microbatchSize > 1 && m_privatizer.kind() != privacy::PrivatizerKind::None) {
+      perMicrobatch(train, lot, step, out);
+    } else if (m_privatizer.needsMaterialisedGradients()) {
+      perExampleMaterialised(train, lot, out);
+    } else {
+      perExampleFast(train, lot, out);
+    }
+  }
+  if (m_privatizer.kind() == privacy::PrivatizerKind::None) {
+    // The non-private baseline: the plain mean gradient of the lot.
+    gradient = m_sum / static_cast<float>(std::max<long long>(1, out.examples));
+  } else {
+    // Abadi et al. 2016, Alg. 1, "Add noise": (Σ ḡᵢ + N(0, σ²S²I)) / L.
+    out.sensitivity = m_privatizer.sensitivity();
+    out.gradientSigma = m_privatizer.gradientNoiseMultiplier(sigma);
+    privacy::addGaussianNoise(std::span<float>(m_sum.data(), static_cast<std::size_t>(m_sum.size())),
+                              out.gradientSigma * out.sensitivity,
+                              PhiloxStream(m_seed, RandomPurpose::GradientNoise, low(step), high(step)));
+    gradient = m_sum / static_cast<float>(m_expectedUnits);
+    m_privatizer.endStep(out.stats, m_expectedUnits, PhiloxStream(m_seed, RandomPurpose::ClipCountNoise, low(step), high(step)));
+  }
+  return out;
+}
+
+// Norms → clip factors → one weighted sum (no lot × P matrix): Model's closed-form
+// per-example norms and weightedGradientSum. Per-layer clipping needs one weighted sum per
+// layer, each kept for its own slice.
+void PrivateGradient::perExampleFast(const data::Split& train, std::span<const int> lot, StepGradient& out) {
+  gather(train, lot, m_inputs, m_labels);
+  m_model.backward(m_inputs, m_labels, m_workspace);
+  out.lossSum = lossSumOf(m_workspace);
+  const auto n = static_cast<Eigen::Index>(lot.size());
+  if (!m_privatizer.needsNorms()) {
+    m_weights.setOnes(n, 1);
+    out.stats.units += n;
+  } else {
+    m_privatizer.clipWeights(m_model.perExampleGroupSquaredNorms(m_workspace), m_weights, out.stats);
+  }
+  if (m_weights.cols() == 1) {
+    m_model.weightedGradientSum(m_workspace, std::span<const float>(m_weights.data(), static_cast<std::size_t>(n)), m_sum);
+    return;
+  }
+  Eigen::VectorXf layerSum;
+  std::vector<float> weights(static_cast<std::size_t>(n));
+  for (Eigen::Index g = 0; g < m_weights.cols(); ++g) {
+    for (Eigen::Index i = 0; i < n; ++i) weights[static_cast<std::size_t>(i)] = m_weights(i, g);
+    m_model.weightedGradientSum(m_workspace, weights, layerSum);
+    const auto& slice = m_slices[static_cast<std::size_t>(g)];
+    m_sum.segment(slice.offset, slice.size) = layerSum.segment(slice.offset, slice.size);
+  }
+}
+
+// The tanh filter needs every entry of every example's gradient: materialise them a block
+// of rows at a time, filter, and add the rows up.
+void PrivateGradient::perExampleMaterialised(const data::Split& train, std::span<const int> lot, StepGradient& out) {
+  const Eigen::Index p = m_model.parameterCount();
+  const auto chunk = static_cast<std::size_t>(std::max<Eigen::Index>(16, kMaterialiseBudget / std::max<Eigen::Index>(1, p) / 16 * 16));
+  for (std::size_t begin = 0; begin < lot.size(); begin += chunk) {
+    const auto part = lot.subspan(begin, std::min(chunk, lot.size() - begin));
+    gather(train, part, m_inputs, m_labels);
+    m_model.backward(m_inputs, m_labels, m_workspace);
+    out.lossSum += lossSumOf(m_workspace);
+    privacy::GradientMatrix grads = m_model.perExampleGradients(m_workspace);
+    m_privatizer.privatizeRows(privacy::GradientRows(grads.data(), grads.rows(), grads.cols()), out.stats);
+    addRowSums(grads, grads.rows(), m_sum);
+  }
+}
+
+// Micro-batches: each of the K slots averages the gradients of its examples (one backward
+// per slot, the slots in parallel), then each average is privatized as one unit.
+void PrivateGradient::perMicrobatch(const data::Split& train, std::span<const int> lot, long long step, StepGradient& out) {
+  const PhiloxStream assign(m_seed, RandomPurpose::Sampling, low(step), high(step) | 0x80000000u);
+  std::vector<std::vector<int>> members(static_cast<std::size_t>(m_slots));
+  for (int index : lot) {
+    const auto slot = std::min<std::size_t>(members.size() - 1,
+        static_cast<std::size_t>(assign.uniform(static_cast<std::uint64_t>(index)) * static_cast<double>(m_slots)));
+    members[slot].push_back(index);
+  }
+  std::erase_if(members, [](const std::vector<int>& m) { return m.empty(); });
+  const auto units = static_cast<Eigen::Index>(members.size());
+  const Eigen::Index p = m_model.parameterCount();
+  privacy::GradientMatrix rows(units, p);
+  std::vector<double> losses(members.size(), 0.0);
+  if (m_slotWorkspaces.size() < members.size()) m_slotWorkspaces.resize(members.size());
+  tbb::parallel_for(std::size_t{0}, members.size(), [&](std::size_t k) {
+    nn::Matrix<float> x;
+    std::vector<int> labels;
+    gather(train, members[k], x, labels);
+    nn::Workspace<float>& ws = m_slotWorkspaces[k];
+    m_model.backward(x, labels, ws);
+    losses[k] = lossSumOf(ws);
+    const std::vector<float> weights(members[k].size(), 1.0f / static_cast<float>(members[k].size()));
+    Eigen::VectorXf mean;
+    m_model.weightedGradientSum(ws, weights, mean);
+    rows.row(static_cast<Eigen::Index>(k)) = mean.transpose();
+  });
+  for (double l : losses) out.lossSum += l;
+  m_privatizer.privatizeRows(privacy::GradientRows(rows.data(), units, p), out.stats);
+  addRowSums(rows, units, m_sum);
+}
+
+}  // namespace epsilon::train

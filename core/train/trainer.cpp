@@ -1,0 +1,252 @@
+#include "core/train/trainer.h"
+
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+#include "core/common/errors.h"
+#include "core/data/registry.h"
+#include "core/optim/learning_rate.h"
+#include "core/optim/optimizer.h"
+#include "core/privacy/privatizer.h"
+#include "core/train/evaluation.h"
+#include "core/train/privacy_tracker.h"
+#include "core/train/private_gradient.h"
+#include "core/train/sampler.h"
+
+namespace epsilon::train {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Statistics of the steps since the last evaluation.
+struct Window {
+  double lossSum = 0.0;
+  long long examples = 0;
+  privacy::PrivatizeStats stats;
+  void add(const StepGradient& g) {
+    lossSum += g.lossSum;
+    examples += g.examples;
+    stats.merge(g.stats);
+  }
+};
+
+// Everything one run owns while it trains.
+class Run {
+ public:
+  Run(const ExperimentConfig& config, std::shared_ptr<const data::Dataset> dataset, RunId id,
+      const ProgressCallback& onProgress, const std::atomic<bool>* cancel)
+      : m_config(config), m_dataset(std::move(dataset)), m_id(id), m_onProgress(onProgress), m_cancel(cancel),
+        m_start(Clock::now()) {}
+
+  void execute(RunResult& result);
+  // Hands the history and the final model over to the result.
+  void finish(RunResult& result) {
+    result.history = std::move(m_history);
+    if (m_model) result.model = std::make_shared<const nn::Model<float>>(std::move(*m_model));
+  }
+
+ private:
+  bool cancelled() const { return m_cancel && m_cancel->load(std::memory_order_relaxed); }
+  double elapsed() const { return std::chrono::duration<double>(Clock::now() - m_start).count(); }
+  void emit(ProgressEvent event) {
+    event.runId = m_id;
+    event.elapsedSeconds = elapsed();
+    if (m_onProgress) m_onProgress(event);
+    if (event.kind == EventKind::Evaluation) {
+      event.snapshot.reset();  // snapshots are for live display; the result keeps the final model
+      m_history.push_back(std::move(event));
+    }
+  }
+  ProgressEvent evaluationEvent(long long step, const Window& window);
+  void setUp();
+
+  ExperimentConfig m_config;
+  std::shared_ptr<const data::Dataset> m_dataset;
+  RunId m_id;
+  const ProgressCallback& m_onProgress;
+  const std::atomic<bool>* m_cancel;
+  Clock::time_point m_start;
+  std::vector<ProgressEvent> m_history;
+
+  std::unique_ptr<nn::Model<float>> m_model;
+  std::unique_ptr<Sampler> m_sampler;
+  std::unique_ptr<privacy::Privatizer> m_privatizer;
+  std::unique_ptr<optim::Optimizer> m_optimizer;
+  std::unique_ptr<PrivacyTracker> m_tracker;
+  std::unique_ptr<PrivateGradient> m_gradient;
+  optim::LearningRateSchedule m_learningRate;
+  long long m_stepsPerEpoch = 1;
+  long long m_totalSteps = 0;
+  bool m_private = true;
+  StepGradient m_last;
+  double m_lastSigma = kNotMeasured;
+  double m_lastLearningRate = kNotMeasured;
+};
+
+void Run::setUp() {
+  if (!m_dataset) {
+    m_dataset = std::make_shared<const data::Dataset>(data::loadDataset(m_config.dataset.name, m_config.dataset.options));
+  }
+  const data::Dataset& data = *m_dataset;
+  m_config.validateFor(data);
+  const long long n = data.train.size();
+  m_stepsPerEpoch = m_config.stepsPerEpoch(n);
+  m_totalSteps = m_config.totalSteps(n);
+  m_model = std::make_unique<nn::Model<float>>(nn::buildPreset<float>(
+      m_config.model.preset, data.shape, data.classCount(), m_config.training.seed,
+      nn::PresetOptions{m_config.model.hiddenWidths}));
+
+  const PrivacyConfig& p = m_config.privacy;
+  m_private = p.privatizer.kind != privacy::PrivatizerKind::None;
+  std::vector<privacy::ParameterSlice> slices;
+  for (const auto& group : m_model->parameterGroups()) slices.push_back({group.offset, group.size});
+  const double expectedUnits = m_config.expectedUnitsPerLot();
+  m_privatizer = privacy::makePrivatizer(p.privatizer, slices, expectedUnits);
+  m_sampler = makeSampler(p.sampling, n, m_config.training.lotSize, m_config.training.seed);
+  m_optimizer = optim::makeOptimizer(m_config.optimizer.options, m_model->parameterCount());
+  m_learningRate = {m_config.optimizer.learningRate, m_config.optimizer.lrDecay, m_config.optimizer.lrDecayRate,
+                    m_config.optimizer.lrDecayEpochs * static_cast<double>(m_stepsPerEpoch)};
+  m_learningRate.validate();
+
+  PrivacyTrackerSetup setup;
+  setup.privatizer = p.privatizer.kind;
+  setup.sampling = p.sampling;
+  setup.sampleRate = static_cast<double>(m_config.training.lotSize) / static_cast<double>(n);
+  setup.delta = p.delta;
+  setup.accountant = p.accountant;
+  setup.parameterCount = m_model->parameterCount();
+  setup.countNoiseStd = m_privatizer->countNoiseStddev();
+  m_tracker = std::make_unique<PrivacyTracker>(setup);
+  m_gradient = std::make_unique<PrivateGradient>(*m_model, *m_privatizer, p.microbatchSize, m_config.microbatchSlots(),
+                                                 expectedUnits, m_config.training.seed);
+}
+
+ProgressEvent Run::evaluationEvent(long long step, const Window& window) {
+  ProgressEvent e;
+  e.kind = EventKind::Evaluation;
+  e.status = RunStatus::Running;
+  e.step = step;
+  e.totalSteps = m_totalSteps;
+  e.epoch = static_cast<double>(step) / static_cast<double>(m_stepsPerEpoch);
+  if (window.examples > 0) e.trainLoss = window.lossSum / static_cast<double>(window.examples);
+  const Evaluation test = evaluate(*m_model, m_dataset->test);
+  e.testAccuracy = test.accuracy;
+  e.testLoss = test.loss;
+  e.privacy = m_tracker->spent();
+  if (m_config.training.snapshots) e.snapshot = std::make_shared<const nn::Model<float>>(*m_model);
+  e.learningRate = step > 0 ? m_lastLearningRate : m_learningRate.at(0);
+  if (m_private) {
+    e.sigma = step > 0 ? m_lastSigma : m_config.privacy.noise.sigmaAt(0);
+    e.gradientSigma = step > 0 ? m_last.gradientSigma : m_privatizer->gradientNoiseMultiplier(e.sigma);
+    e.clipNorm = m_privatizer->clipNorm();
+    if (m_privatizer->kind() == privacy::PrivatizerKind::Adaptive) e.countNoise = m_privatizer->countNoiseStddev();
+    if (window.stats.units > 0) {
+      e.fractionClipped = static_cast<double>(window.stats.clipped) / static_cast<double>(window.stats.units);
+      e.meanGradientNorm = window.stats.normSum / static_cast<double>(window.stats.units);
+    }
+  }
+  return e;
+}
+
+void Run::execute(RunResult& result) {
+  emit({.kind = EventKind::Status, .status = RunStatus::Running, .message = "preparing"});
+  setUp();
+  result.parameterCount = m_model->parameterCount();
+  result.modelSummary = m_model->summary();
+  result.trainSize = m_dataset->train.size();
+  result.testSize = m_dataset->test.size();
+  result.config = m_config;
+
+  const data::Split& train = m_dataset->train;
+  Eigen::VectorXf gradient;
+  Eigen::VectorXf previous;
+  Window window;
+  emit(evaluationEvent(0, window));
+  result.status = RunStatus::Done;
+  for (long long step = 0; step < m_totalSteps; ++step) {
+    if (cancelled()) {
+      result.status = RunStatus::Cancelled;
+      result.message = "cancelled after step " + std::to_string(step);
+      break;
+    }
+    const std::vector<int> lot = m_sampler->lot(step);
+    m_lastSigma = m_private ? m_config.privacy.noise.sigmaAt(step) : 0.0;
+    m_last = m_gradient->compute(train, lot, step, m_lastSigma, gradient);
+    const std::string at = " at step " + std::to_string(step + 1);
+    if (!std::isfinite(m_last.lossSum)) {
+      result.status = RunStatus::Diverged;
+      result.message = std::string("loss became ") + (std::isnan(m_last.lossSum) ? "NaN" : "Inf") + at;
+      break;
+    }
+    if (!gradient.allFinite()) {
+      result.status = RunStatus::Diverged;
+      result.message = "gradient became NaN or Inf" + at;
+      break;
+    }
+    m_lastLearningRate = m_learningRate.at(step);
+    previous = m_model->parameters();
+    m_optimizer->step(m_model->parameters(), gradient, static_cast<float>(m_lastLearningRate));
+    if (!m_model->parameters().allFinite()) {
+      m_model->parameters() = previous;  // keep the last finite model for the user to inspect
+      result.status = RunStatus::Diverged;
+      result.message = "parameters became NaN or Inf" + at;
+      break;
+    }
+    m_tracker->recordStep(m_last.gradientSigma);
+    window.add(m_last);
+    const long long done = step + 1;
+    const bool epochEnd = m_config.training.evalEveryEpoch && done % m_stepsPerEpoch == 0;
+    const bool periodic = m_config.training.evalEverySteps > 0 && done % m_config.training.evalEverySteps == 0;
+    if (epochEnd || periodic || done == m_totalSteps) {
+      emit(evaluationEvent(done, window));
+      window = {};
+    }
+  }
+}
+
+}  // namespace
+
+Trainer::Trainer(ExperimentConfig config, std::shared_ptr<const data::Dataset> dataset)
+    : m_config(std::move(config)), m_dataset(std::move(dataset)) {}
+
+RunResult Trainer::run(const ProgressCallback& onProgress, const std::atomic<bool>* cancel, RunId id) {
+  RunResult result;
+  result.runId = id;
+  result.config = m_config;
+  Run run(m_config, m_dataset, id, onProgress, cancel);
+  const auto start = Clock::now();
+  try {
+    run.execute(result);
+  } catch (const Error& e) {
+    result.status = RunStatus::Failed;
+    result.message = e.what();
+    result.inputError = true;
+  } catch (const std::exception& e) {
+    result.status = RunStatus::Failed;
+    result.message = e.what();
+  }
+  result.elapsedSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+  run.finish(result);
+  ProgressEvent last{.runId = id, .kind = EventKind::Status, .status = result.status, .message = result.message};
+  if (!result.history.empty()) {
+    last.step = result.history.back().step;
+    last.totalSteps = result.history.back().totalSteps;
+    last.epoch = result.history.back().epoch;
+    last.privacy = result.history.back().privacy;
+  }
+  last.elapsedSeconds = result.elapsedSeconds;
+  if (onProgress) {
+    try {
+      onProgress(last);
+    } catch (...) {
+      // The run is over; a listener failing on its last event cannot change the result.
+    }
+  }
+  return result;
+}
+
+bool failedOnInput(const RunResult& result) { return result.status == RunStatus::Failed && result.inputError; }
+
+}  // namespace epsilon::train

@@ -1,0 +1,179 @@
+// `epsilonlab-cli train` as a user runs it: a tiny run printing one JSON line per
+// evaluation and writing --out and --csv; --config with flags overriding it; the same output
+// with 1 and 2 threads; exit status 2 with the field named for bad flags, values and files.
+#include <QtTest>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+namespace {
+
+struct Outcome {
+  int exitCode = -1;
+  QList<QJsonObject> lines;
+  QString out;
+  QString err;
+};
+
+Outcome runCli(const QStringList& arguments) {
+  QProcess process;
+  process.start(QStringLiteral(EPSILON_CLI_PATH), QStringList{QStringLiteral("train")} + arguments);
+  Outcome o;
+  if (!process.waitForFinished(120000)) return o;
+  o.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+  o.out = QString::fromUtf8(process.readAllStandardOutput());
+  o.err = QString::fromUtf8(process.readAllStandardError());
+  for (const QString& line : o.out.split('\n', Qt::SkipEmptyParts)) o.lines << QJsonDocument::fromJson(line.toUtf8()).object();
+  return o;
+}
+
+// A two-class circle of 400 points, an MLP 2-8-2, 20 DP-SGD steps, evaluated every 10.
+QStringList tinyRun() {
+  return {"--dataset", "circle", "--data-size", "400", "--hidden", "8", "--batch-size", "32", "--steps", "20",
+          "--eval-every", "10", "--no-epoch-eval", "--seed", "3", "--noise-multiplier", "1.1", "--clip-norm", "1",
+          "--optimizer", "momentum", "--lr", "0.1"};
+}
+
+}  // namespace
+
+class TestCliTrain : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void tinyRunPrintsWritesAndExitsZero() {
+    QTemporaryDir dir;
+    const QString json = dir.filePath("run.json"), csv = dir.filePath("run.csv");
+    const Outcome o = runCli(tinyRun() + QStringList{"--out", json, "--csv", csv});
+    QVERIFY2(o.exitCode == 0, qPrintable(o.err));
+    QCOMPARE(o.lines.size(), 3);  // steps 0, 10, 20
+    double previousEpsilon = -1;
+    for (int i = 0; i < 3; ++i) {
+      const QJsonObject& line = o.lines[i];
+      QCOMPARE(line["step"].toInt(), 10 * i);
+      for (const char* key : {"epoch", "train_loss", "test_accuracy", "test_loss", "epsilon", "delta", "accountant",
+                              "sampling", "sigma", "clip_norm", "fraction_clipped", "mean_grad_norm"}) {
+        QVERIFY2(line.contains(key), key);
+      }
+      QVERIFY(line["epsilon"].toDouble() > previousEpsilon);
+      previousEpsilon = line["epsilon"].toDouble();
+      QCOMPARE(line["sigma"].toDouble(), 1.1);
+      QCOMPARE(line["accountant"].toString(), QString("rdp"));
+    }
+    QVERIFY(o.lines[2]["test_accuracy"].toDouble() > 0.0);
+
+    QFile file(json);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject run = QJsonDocument::fromJson(file.readAll()).object();
+    QCOMPARE(run["format"].toString(), QString("epsilonlab-run"));
+    QCOMPARE(run["status"].toString(), QString("done"));
+    QCOMPARE(run["history"].toArray().size(), 3);
+    QCOMPARE(run["experiment"].toObject()["training"].toObject()["steps"].toInt(), 20);
+    QCOMPARE(run["history"].toArray()[2].toObject()["epsilon"].toDouble(), o.lines[2]["epsilon"].toDouble());
+
+    QFile table(csv);
+    QVERIFY(table.open(QIODevice::ReadOnly));
+    const QStringList rows = QString::fromUtf8(table.readAll()).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(rows.size(), 4);
+    QVERIFY(rows[0].startsWith("run,epoch,step,"));
+    QVERIFY(!QDir(dir.path()).entryList(QDir::Files).join(' ').contains(".tmp"));  // no temporary left
+  }
+
+  void sameOutputWithOneAndTwoThreads() {
+    Outcome one = runCli(tinyRun() + QStringList{"--threads", "1"});
+    Outcome two = runCli(tinyRun() + QStringList{"--threads", "2"});
+    QCOMPARE(one.exitCode, 0);
+    QCOMPARE(two.exitCode, 0);
+    QCOMPARE(one.lines.size(), two.lines.size());
+    for (int i = 0; i < one.lines.size(); ++i) {
+      one.lines[i].remove("elapsed_s");
+      two.lines[i].remove("elapsed_s");
+      QCOMPARE(one.lines[i], two.lines[i]);
+    }
+  }
+
+  void configFileWithFlagsOverriding() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("experiment.json");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"format": "epsilonlab-experiment", "version": 1,
+                   "dataset": {"name": "circle", "size": 400},
+                   "privacy": {"privatizer": "tanh", "tanh_c": 0.5, "noise_multiplier": 2.0},
+                   "training": {"steps": 7, "lot_size": 16}})");
+    file.close();
+    const Outcome shown = runCli({"--config", path, "--noise-multiplier", "3", "--print-config"});
+    QCOMPARE(shown.exitCode, 0);
+    const QJsonObject config = shown.lines.value(0);
+    QCOMPARE(config["privacy"].toObject()["noise_multiplier"].toDouble(), 3.0);  // the flag wins
+    QCOMPARE(config["privacy"].toObject()["tanh_c"].toDouble(), 0.5);            // the file's value
+    QCOMPARE(config["training"].toObject()["steps"].toInt(), 7);
+    QCOMPARE(config["model"].toObject()["preset"].toString(), QString("mlp"));   // the default
+    // Trained: the tanh filter shows its nominal ε, labelled, beside the honest one.
+    const Outcome trained = runCli({"--config", path, "--hidden", "4"});
+    QVERIFY2(trained.exitCode == 0, qPrintable(trained.err));
+    const QJsonObject last = trained.lines.last();
+    QVERIFY(last.contains("nominal_epsilon"));
+    QVERIFY(last["nominal_label"].toString().contains("not a DP guarantee"));
+    QVERIFY(last["nominal_epsilon"].toDouble() < last["epsilon"].toDouble());
+  }
+
+  void badInputExitsTwoNamingTheField_data() {
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("named");
+    QTest::newRow("negative sigma") << QStringList{"--noise-multiplier", "-1"} << "noise_multiplier";
+    QTest::newRow("not a number") << QStringList{"--lr", "fast"} << "--lr";
+    QTest::newRow("lot larger than data") << QStringList{"--dataset", "circle", "--data-size", "100", "--batch-size", "500"} << "lot_size";
+    QTest::newRow("unknown flag") << QStringList{"--learning-rate", "0.1"} << "learning-rate";
+    QTest::newRow("unknown optimizer") << QStringList{"--optimizer", "lion"} << "--optimizer";
+    QTest::newRow("unknown privatizer") << QStringList{"--privatizer", "laplace"} << "--privatizer";
+    QTest::newRow("unknown data set") << QStringList{"--dataset", "no-such-set"} << "no-such-set";
+    QTest::newRow("threads 0") << QStringList{"--threads", "0"} << "--threads";
+    QTest::newRow("micro-batch > lot") << QStringList{"--microbatch-size", "300"} << "microbatch_size";
+    QTest::newRow("stray argument") << QStringList{"extra"} << "extra";
+  }
+  void badInputExitsTwoNamingTheField() {
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, named);
+    const Outcome o = runCli(arguments);
+    QCOMPARE(o.exitCode, 2);
+    QVERIFY2(o.err.contains(named), qPrintable(o.err));
+    QVERIFY(o.lines.isEmpty());
+  }
+
+  void badConfigFilesExitTwo_data() {
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<QString>("named");
+    QTest::newRow("unknown key") << QByteArray(R"({"format": "epsilonlab-experiment", "version": 1, "privacy": {"noise": 1}})") << "privacy.noise";
+    QTest::newRow("unknown section") << QByteArray(R"({"format": "epsilonlab-experiment", "version": 1, "extras": {}})") << "extras";
+    QTest::newRow("wrong type") << QByteArray(R"({"format": "epsilonlab-experiment", "version": 1, "training": {"lot_size": "big"}})") << "training.lot_size";
+    QTest::newRow("newer version") << QByteArray(R"({"format": "epsilonlab-experiment", "version": 2})") << "version";
+    QTest::newRow("wrong format") << QByteArray(R"({"format": "epsilonlab-session", "version": 1})") << "format";
+    QTest::newRow("not JSON") << QByteArray("{\"format\": ") << "not valid JSON";
+    QTest::newRow("bad value") << QByteArray(R"({"format": "epsilonlab-experiment", "version": 1, "privacy": {"delta": 2}})") << "privacy.delta";
+  }
+  void badConfigFilesExitTwo() {
+    QFETCH(QByteArray, content);
+    QFETCH(QString, named);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("bad.json");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(content);
+    file.close();
+    const Outcome o = runCli({"--config", path});
+    QCOMPARE(o.exitCode, 2);
+    QVERIFY2(o.err.contains(named), qPrintable(o.err));
+  }
+
+  void missingConfigFileExitsTwo() {
+    const Outcome o = runCli({"--config", "/nonexistent/experiment.json"});
+    QCOMPARE(o.exitCode, 2);
+    QVERIFY(o.err.contains("/nonexistent/experiment.json"));
+  }
+};
+
+QTEST_APPLESS_MAIN(TestCliTrain)
+#include "test_cli_train.moc"
