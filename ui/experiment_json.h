@@ -1,10 +1,43 @@
-// The experiment file format (ExperimentConfig <-> versioned JSON), shared with the CLI.
+// The versioned experiment file format (DESIGN.md, "Config and session files") and the JSON
+// forms of a run's progress and result: ExperimentConfig <-> QJsonObject, one evaluation as
+// one JSON object, a whole run (config + history) and its history as CSV. Strict: an unknown
+// key, a wrong type or an impossible value is a ConfigError naming the key.
 #pragma once
 
-#include "app/cli/experiment_json.h"
+#include <QByteArray>
+#include <QJsonObject>
+#include <QString>
+
+#include <vector>
+
+#include "core/train/experiment_config.h"
+#include "core/train/progress.h"
 
 namespace epsilon::ui {
-using cli::experimentFromJson;
-using cli::experimentToJson;
-using cli::readExperimentFile;
+
+inline constexpr const char* kExperimentFormat = "epsilonlab-experiment";
+inline constexpr int kExperimentVersion = 1;
+
+// {"format": "epsilonlab-experiment", "version": 1, "dataset": {...}, "model": {...},
+//  "privacy": {...}, "optimizer": {...}, "training": {...}} with every field written.
+QJsonObject experimentToJson(const train::ExperimentConfig& config);
+
+// Reads the keys present in `json` over `base` (absent keys keep base's values), so a file
+// may give only what differs from the defaults. Throws ConfigError "<section.key>: …" for an
+// unknown key, a wrong type, a wrong format or version. Does not call validate().
+train::ExperimentConfig experimentFromJson(const QJsonObject& json, const train::ExperimentConfig& base = {});
+
+// Reads and parses a file; errors name the file. Throws ConfigError.
+train::ExperimentConfig readExperimentFile(const QString& path, const train::ExperimentConfig& base = {});
+
+// One evaluation: epoch, step, train_loss, test_accuracy, test_loss, epsilon, delta,
+// accountant, sampling, sigma, clip_norm, … (NaN and ∞ become null).
+QJsonObject progressToJson(const train::ProgressEvent& event);
+// {"format": "epsilonlab-run", "version": 1, "status", "message", "experiment": {...},
+//  "history": [...], "model": {...}}.
+QJsonObject runToJson(const train::RunResult& result);
+// The history as CSV with a header line (the progressToJson keys).
+QByteArray historyToCsv(const std::vector<train::ProgressEvent>& history);
+
+
 }  // namespace epsilon::ui

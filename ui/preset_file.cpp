@@ -349,8 +349,8 @@ train::ExperimentConfig applyExperimentPatch(const train::ExperimentConfig& conf
                                              const QString& where) {
   if (patch.isEmpty()) return config;
   QJsonObject full = patch;
-  if (!full.contains(QLatin1String("format"))) full.insert(QStringLiteral("format"), QString::fromLatin1(cli::kExperimentFormat));
-  if (!full.contains(QLatin1String("version"))) full.insert(QStringLiteral("version"), cli::kExperimentVersion);
+  if (!full.contains(QLatin1String("format"))) full.insert(QStringLiteral("format"), QString::fromLatin1(kExperimentFormat));
+  if (!full.contains(QLatin1String("version"))) full.insert(QStringLiteral("version"), kExperimentVersion);
   try {
     return experimentFromJson(full, config);
   } catch (const ConfigError& e) {

@@ -1,46 +1,18 @@
-// The versioned experiment file format (DESIGN.md, "Config and session files") and the JSON
-// forms of a run's progress and result: ExperimentConfig <-> QJsonObject, one evaluation as
-// one JSON object, a whole run (config + history) and its history as CSV. Strict: an unknown
-// key, a wrong type or an impossible value is a ConfigError naming the key.
+// The CLI's names for the experiment and run file formats, which ui/ owns (DESIGN.md: ui/
+// does the JSON; core has plain structs).
 #pragma once
 
-#include <QByteArray>
-#include <QJsonObject>
-#include <QString>
-
-#include <vector>
-
-#include "core/train/experiment_config.h"
-#include "core/train/progress.h"
+#include "ui/experiment_json.h"
+#include "ui/session_file.h"
 
 namespace epsilon::cli {
-
-inline constexpr const char* kExperimentFormat = "epsilonlab-experiment";
-inline constexpr int kExperimentVersion = 1;
-
-// {"format": "epsilonlab-experiment", "version": 1, "dataset": {...}, "model": {...},
-//  "privacy": {...}, "optimizer": {...}, "training": {...}} with every field written.
-QJsonObject experimentToJson(const train::ExperimentConfig& config);
-
-// Reads the keys present in `json` over `base` (absent keys keep base's values), so a file
-// may give only what differs from the defaults. Throws ConfigError "<section.key>: …" for an
-// unknown key, a wrong type, a wrong format or version. Does not call validate().
-train::ExperimentConfig experimentFromJson(const QJsonObject& json, const train::ExperimentConfig& base = {});
-
-// Reads and parses a file; errors name the file. Throws ConfigError.
-train::ExperimentConfig readExperimentFile(const QString& path, const train::ExperimentConfig& base = {});
-
-// One evaluation: epoch, step, train_loss, test_accuracy, test_loss, epsilon, delta,
-// accountant, sampling, sigma, clip_norm, … (NaN and ∞ become null).
-QJsonObject progressToJson(const train::ProgressEvent& event);
-// {"format": "epsilonlab-run", "version": 1, "status", "message", "experiment": {...},
-//  "history": [...], "model": {...}}.
-QJsonObject runToJson(const train::RunResult& result);
-// The history as CSV with a header line (the progressToJson keys).
-QByteArray historyToCsv(const std::vector<train::ProgressEvent>& history);
-
-// Writes `bytes` to `path` atomically (QSaveFile: a temporary file renamed over the target).
-// Throws std::runtime_error naming the file on failure.
-void writeFileAtomically(const QString& path, const QByteArray& bytes);
-
+using ui::experimentFromJson;
+using ui::experimentToJson;
+using ui::historyToCsv;
+using ui::kExperimentFormat;
+using ui::kExperimentVersion;
+using ui::progressToJson;
+using ui::readExperimentFile;
+using ui::runToJson;
+using ui::writeFileAtomically;
 }  // namespace epsilon::cli

@@ -5,10 +5,11 @@
 #include <QJsonDocument>
 
 #include "core/common/errors.h"
-#include "experiment_json.h"
+#include "ui/experiment_json.h"
+#include "ui/session_file.h"
 
 using namespace epsilon;
-using namespace epsilon::cli;
+using namespace epsilon::ui;
 using train::ExperimentConfig;
 
 namespace {

@@ -1,9 +1,8 @@
-#include "experiment_json.h"
+#include "ui/experiment_json.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QFile>
-#include <QSaveFile>
 
 #include <cmath>
 #include <set>
@@ -11,7 +10,7 @@
 
 #include "core/common/errors.h"
 
-namespace epsilon::cli {
+namespace epsilon::ui {
 
 namespace {
 
@@ -405,11 +404,4 @@ QByteArray historyToCsv(const std::vector<train::ProgressEvent>& history) {
   return csv;
 }
 
-void writeFileAtomically(const QString& path, const QByteArray& bytes) {
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-    throw std::runtime_error(path.toStdString() + ": cannot write (" + file.errorString().toStdString() + ")");
-  }
-}
-
-}  // namespace epsilon::cli
+}  // namespace epsilon::ui

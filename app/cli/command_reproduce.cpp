@@ -1,0 +1,161 @@
+// `epsilonlab-cli reproduce`: runs the seed documents' presets (all training runs of all
+// presets as parallel jobs of one JobRunner), draws their charts with the GUI's chart code,
+// and writes DIR/index.html: per preset the charts, what the document reported, EpsilonLab's
+// numbers and a verdict per figure (same trend or not).
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QTextStream>
+#include <QThread>
+
+#include <chrono>
+#include <cmath>
+
+#include "cli_options.h"
+#include "core/common/errors.h"
+#include "experiment_json.h"
+#include "reproduce_html.h"
+#include "reproduce_plot.h"
+#include "reproduce_runs.h"
+#include "ui/preset_file.h"
+
+namespace epsilon::cli {
+
+namespace {
+
+std::vector<ui::Preset> selectPresets(const QString& only) {
+  const auto& all = ui::builtinPresets();
+  if (only.isEmpty()) return all;
+  std::vector<ui::Preset> chosen;
+  for (const QString& name : only.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+    const auto it = std::find_if(all.begin(), all.end(), [&](const ui::Preset& p) { return p.name == name.trimmed(); });
+    if (it == all.end()) {
+      QStringList names;
+      for (const auto& p : all) names << p.name;
+      throw UsageError("--only: unknown preset '" + name.toStdString() + "'; expected some of: " + names.join(", ").toStdString());
+    }
+    chosen.push_back(*it);
+  }
+  return chosen;
+}
+
+// The preset's charts: the GUI's 2×2 grid, or for an accountant-only preset its ε chart.
+void drawCharts(PresetOutcome& o, const QDir& out, bool quick) {
+  const QString file = o.preset.name + QStringLiteral(".png");
+  const QString caption = o.preset.name + (quick ? QStringLiteral(" (quick)") : QString());
+  const QString error = o.preset.kind == ui::PresetKind::Accountant
+                            ? plotOneChart(o.points, o.results, ui::ChartKind::EpsilonVsEpoch, out.filePath(file), caption)
+                            : plotRunGrid(o.points, o.results, out.filePath(file), caption);
+  if (error.isEmpty()) o.images << file;
+  else o.error = error;
+}
+
+int runReproduce(const QStringList& arguments) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(QStringLiteral(
+      "Re-runs the experiments of the seed documents (every preset, see `presets`) and writes\n"
+      "DIR/index.html with each chart beside what the document reported and a verdict per figure.\n"
+      "--quick trains on small subsets for a few epochs (a few minutes on 2 cores)."));
+  parser.addOptions({
+      {QStringLiteral("out"), QStringLiteral("Folder for index.html, the charts and the CSV summaries (required)."), QStringLiteral("DIR")},
+      {QStringLiteral("quick"), QStringLiteral("Use every preset's quick settings.")},
+      {QStringLiteral("only"), QStringLiteral("Only these presets (comma-separated names)."), QStringLiteral("NAME,...")},
+      {QStringLiteral("jobs"), QStringLiteral("Runs trained at the same time (default: one per core)."), QStringLiteral("N")},
+      {QStringLiteral("run-files"), QStringLiteral("Also write every run's JSON file (experiment + history).")},
+      {QStringLiteral("quiet"), QStringLiteral("Do not print a line per finished run.")},
+  });
+  if (const auto exit = parseOrExplain(parser, arguments, QStringLiteral("reproduce"))) return *exit;
+  if (!parser.isSet(QStringLiteral("out"))) throw UsageError("--out: required (the folder for index.html)");
+  const auto jobs = readOptionalInteger(parser, QStringLiteral("jobs"));
+  if (jobs && (*jobs < 1 || *jobs > 1024)) throw UsageError("--jobs: expected an integer in [1, 1024], got " + std::to_string(*jobs));
+  const bool quick = parser.isSet(QStringLiteral("quick"));
+  const std::vector<ui::Preset> presets = selectPresets(parser.value(QStringLiteral("only")));
+  requirePlotting("reproduce");
+  const QString outPath = parser.value(QStringLiteral("out"));
+  if (!QDir().mkpath(outPath)) throw std::runtime_error(outPath.toStdString() + ": cannot create the output folder");
+  const QDir out(outPath);
+  const auto start = std::chrono::steady_clock::now();
+
+  // Plan every run of every preset, then train them all in one pool.
+  DatasetCache cache;
+  std::vector<PresetOutcome> outcomes;
+  std::vector<PlannedRun> planned;
+  std::vector<std::pair<std::size_t, std::size_t>> owner;  // planned run -> (preset, point)
+  for (const ui::Preset& preset : presets) {
+    PresetOutcome o;
+    o.preset = preset;
+    o.dataset = ui::chooseDataset(preset, &o.datasetNote);
+    const train::ExperimentConfig base = ui::presetBaseConfig(preset, quick, o.dataset);
+    o.dataset = QString::fromStdString(base.dataset.name);
+    o.trainSize = cache.get(base.dataset)->train.size();
+    o.points = ui::presetPoints(preset, base, quick, o.trainSize);
+    for (std::size_t i = 0; i < o.points.size(); ++i) {
+      planned.push_back({o.points[i], preset.kind == ui::PresetKind::Accountant});
+      owner.emplace_back(outcomes.size(), i);
+    }
+    o.results.resize(o.points.size());
+    outcomes.push_back(std::move(o));
+  }
+  const bool quiet = parser.isSet(QStringLiteral("quiet"));
+  QTextStream err(stderr);
+  std::size_t done = 0;
+  const auto results = runPlanned(planned, jobs ? static_cast<int>(*jobs) : 0, cache, [&](std::size_t i, const train::RunResult& r) {
+    ++done;
+    if (quiet) return;
+    const train::ProgressEvent* last = lastEvaluation(r);
+    err << QStringLiteral("[%1/%2] %3 · %4: %5, accuracy %6, ε %7 (%8 s)\n")
+               .arg(done)
+               .arg(planned.size())
+               .arg(outcomes[owner[i].first].preset.name, QString::fromStdString(planned[i].point.label),
+                    QString::fromStdString(train::runStatusName(r.status)),
+                    last && std::isfinite(last->testAccuracy) ? QString::number(100 * last->testAccuracy, 'f', 1) + "%" : QStringLiteral("–"),
+                    last ? QString::number(last->privacy.epsilon, 'g', 4) : QStringLiteral("–"))
+               .arg(r.elapsedSeconds, 0, 'f', 1);
+    err.flush();
+  });
+  for (std::size_t i = 0; i < results.size(); ++i) outcomes[owner[i].first].results[owner[i].second] = results[i];
+
+  const bool runFiles = parser.isSet(QStringLiteral("run-files"));
+  for (PresetOutcome& o : outcomes) {
+    for (std::size_t i = 0; i < o.points.size(); ++i) o.measured.push_back(measureRun(o.points[i], o.results[i]));
+    o.verdicts = figureVerdicts(o.preset, o.measured);
+    const QString folder = QStringLiteral("runs/") + o.preset.name;
+    if (runFiles) {
+      writeSweepOutputs(out.filePath(folder), o.points, o.results);
+    } else {
+      QDir().mkpath(out.filePath(folder));
+      writeFileAtomically(out.filePath(folder + QStringLiteral("/summary.csv")), summaryCsv(o.points, o.results));
+    }
+    o.summaryFile = folder + QStringLiteral("/summary.csv");
+    drawCharts(o, out, quick);
+  }
+
+  ReportInfo info;
+  info.quick = quick;
+  info.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  info.cores = QThread::idealThreadCount();
+  info.jobs = jobs ? static_cast<int>(*jobs) : 0;
+  info.command = QStringLiteral("epsilonlab-cli reproduce ") + arguments.mid(1).join(QLatin1Char(' '));
+  info.version = QCoreApplication::applicationVersion();
+  info.finished = QDateTime::currentDateTime();
+  writeFileAtomically(out.filePath(QStringLiteral("index.html")), reportHtml(outcomes, info));
+
+  int same = 0, figures = 0;
+  for (const auto& o : outcomes)
+    for (const auto& f : o.verdicts) figures += 1, same += f.same ? 1 : 0;
+  QTextStream(stdout) << out.filePath(QStringLiteral("index.html")) << ": " << same << " of " << figures
+                      << " figures show the same trend; wall time " << QString::number(info.wallSeconds, 'f', 1) << " s\n";
+  // A diverged run is a result worth reporting; a failed run or a missing chart is not.
+  for (const auto& o : outcomes) {
+    if (!o.error.isEmpty()) return kExitFailure;
+    for (const auto& r : o.results)
+      if (r.status == train::RunStatus::Failed) return kExitFailure;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+EPSILON_CLI_COMMAND("reproduce", "Re-run the seed documents' experiments and write an HTML report with verdicts.", runReproduce);
+
+}  // namespace epsilon::cli

@@ -1,0 +1,199 @@
+#include "reproduce_runs.h"
+
+#include <QDir>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QStringList>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+
+#include "core/common/errors.h"
+#include "core/data/registry.h"
+#include "core/train/job_runner.h"
+#include "core/train/privacy_tracker.h"
+#include "experiment_json.h"
+
+namespace epsilon::cli {
+
+std::shared_ptr<const data::Dataset> DatasetCache::get(const train::DatasetConfig& config) {
+  train::ExperimentConfig keyOnly;
+  keyOnly.dataset = config;
+  const std::string key =
+      QJsonDocument(experimentToJson(keyOnly).value(QStringLiteral("dataset")).toObject()).toJson(QJsonDocument::Compact).toStdString();
+  auto& slot = m_loaded[key];
+  if (!slot) slot = std::make_shared<const data::Dataset>(data::loadDataset(config.name, config.options));
+  return slot;
+}
+
+train::RunResult accountantOnlyRun(const train::ExperimentConfig& config, long long trainSize) {
+  const auto start = std::chrono::steady_clock::now();
+  train::RunResult result;
+  result.config = config;
+  result.trainSize = trainSize;
+  const auto& p = config.privacy;
+  if (p.privatizer.kind != privacy::PrivatizerKind::Clip && p.privatizer.kind != privacy::PrivatizerKind::None)
+    throw ConfigError("privacy.privatizer: an accountant-only preset expects clip or none, got '" +
+                      privacy::privatizerName(p.privatizer.kind) + "'");
+  train::PrivacyTrackerSetup setup;
+  setup.privatizer = p.privatizer.kind;
+  setup.sampling = p.sampling;
+  setup.sampleRate = std::min(1.0, static_cast<double>(config.training.lotSize) / static_cast<double>(trainSize));
+  setup.delta = p.delta;
+  setup.accountant = p.accountant;
+  train::PrivacyTracker tracker(setup);
+
+  const long long perEpoch = config.stepsPerEpoch(trainSize);
+  const long long total = config.totalSteps(trainSize);
+  long long step = 0;
+  auto record = [&] {
+    train::ProgressEvent e;
+    e.kind = train::EventKind::Evaluation;
+    e.status = train::RunStatus::Running;
+    e.step = step;
+    e.totalSteps = total;
+    e.epoch = static_cast<double>(step) / static_cast<double>(perEpoch);
+    e.privacy = tracker.spent();
+    e.sigma = p.noise.sigmaAt(std::max<long long>(0, step - 1));
+    e.gradientSigma = e.sigma;
+    e.clipNorm = p.privatizer.clipNorm;
+    e.learningRate = config.optimizer.learningRate;
+    e.elapsedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.history.push_back(std::move(e));
+  };
+  record();
+  while (step < total) {
+    const long long next = std::min(total, step + perEpoch);
+    for (; step < next; ++step) tracker.recordStep(p.privatizer.kind == privacy::PrivatizerKind::None ? 0.0 : p.noise.sigmaAt(step));
+    record();
+  }
+  result.status = train::RunStatus::Done;
+  result.message = "accountant only (no training)";
+  result.elapsedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+namespace {
+
+// A rough cost to order the jobs: examples processed (longest first keeps both cores busy
+// until the end instead of leaving one long run alone at the tail).
+double costOf(const train::SweepPoint& point, long long trainSize) {
+  const auto& c = point.config;
+  double cost = static_cast<double>(c.totalSteps(trainSize)) * c.training.lotSize;
+  if (c.model.preset == "lenet5") cost *= 1.5;
+  if (c.privacy.privatizer.kind == privacy::PrivatizerKind::Tanh) cost *= 1.5;
+  return cost;
+}
+
+}  // namespace
+
+std::vector<train::RunResult> runPlanned(const std::vector<PlannedRun>& runs, int jobs, DatasetCache& cache,
+                                         const std::function<void(std::size_t, const train::RunResult&)>& onFinished) {
+  std::vector<train::RunResult> results(runs.size());
+  std::vector<std::shared_ptr<const data::Dataset>> datasets(runs.size());
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    datasets[i] = cache.get(runs[i].point.config.dataset);
+    if (!runs[i].accountantOnly) runs[i].point.config.validateFor(*datasets[i]);
+  }
+  std::vector<std::size_t> order(runs.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return costOf(runs[a].point, datasets[a]->train.size()) > costOf(runs[b].point, datasets[b]->train.size());
+  });
+
+  train::JobRunner runner({.threads = 0, .maxConcurrentRuns = std::max(0, jobs)});
+  std::vector<train::RunId> ids(runs.size(), 0);
+  for (std::size_t i : order) {
+    if (runs[i].accountantOnly) continue;
+    ids[i] = runner.submit(runs[i].point.config, {}, datasets[i]);
+  }
+  // Collected in submission order, which is close to the order they finish in.
+  for (std::size_t i : order) {
+    if (runs[i].accountantOnly) {
+      results[i] = accountantOnlyRun(runs[i].point.config, datasets[i]->train.size());
+    } else {
+      results[i] = runner.wait(ids[i]);
+      results[i].model.reset();
+      runner.release(ids[i]);
+    }
+    if (onFinished) onFinished(i, results[i]);
+  }
+  return results;
+}
+
+QString runFileName(const train::SweepPoint& point) {
+  QStringList parts;
+  for (const auto& [parameter, value] : point.values) parts << QString::fromStdString(parameter + "=" + value);
+  QString label = parts.join(QLatin1Char(','));
+  for (QChar& ch : label)
+    if (!(ch.isLetterOrNumber() && ch.unicode() < 128) && !QStringLiteral("._=,-+").contains(ch)) ch = QLatin1Char('_');
+  return QStringLiteral("run-%1-%2.json").arg(point.index, 2, 10, QLatin1Char('0')).arg(label);
+}
+
+QByteArray runFileBytes(const train::SweepPoint& point, const train::RunResult& result) {
+  QJsonObject run = runToJson(result);
+  QJsonObject values;
+  for (const auto& [parameter, value] : point.values) values.insert(QString::fromStdString(parameter), QString::fromStdString(value));
+  run.insert(QStringLiteral("sweep"), QJsonObject{{"index", point.index},
+                                                 {"label", QString::fromStdString(point.label)},
+                                                 {"values", values}});
+  return QJsonDocument(run).toJson(QJsonDocument::Indented);
+}
+
+const train::ProgressEvent* lastEvaluation(const train::RunResult& result) {
+  for (auto it = result.history.rbegin(); it != result.history.rend(); ++it)
+    if (it->kind == train::EventKind::Evaluation) return &*it;
+  return nullptr;
+}
+
+namespace {
+
+QString csvCell(QString cell) {
+  if (cell.contains(QLatin1Char(',')) || cell.contains(QLatin1Char('"')) || cell.contains(QLatin1Char('\n')))
+    cell = QLatin1Char('"') + cell.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
+  return cell;
+}
+
+QString csvNumber(double value) {
+  if (std::isnan(value)) return {};
+  if (std::isinf(value)) return value > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
+  return QString::number(value, 'g', 10);
+}
+
+}  // namespace
+
+QByteArray summaryCsv(const std::vector<train::SweepPoint>& points, const std::vector<train::RunResult>& results) {
+  QByteArray csv = "index,label,values,final_accuracy,final_epsilon,nominal_epsilon,delta,accountant,status,seconds\n";
+  for (std::size_t i = 0; i < points.size() && i < results.size(); ++i) {
+    const auto& point = points[i];
+    const auto& result = results[i];
+    QStringList values;
+    for (const auto& [parameter, value] : point.values) values << QString::fromStdString(parameter + "=" + value);
+    const train::ProgressEvent* last = lastEvaluation(result);
+    QStringList row{QString::number(point.index),
+                    csvCell(QString::fromStdString(point.label)),
+                    csvCell(values.join(QLatin1Char(';'))),
+                    last ? csvNumber(last->testAccuracy) : QString(),
+                    last ? csvNumber(last->privacy.epsilon) : QString(),
+                    last ? csvNumber(last->privacy.nominalEpsilon) : QString(),
+                    csvNumber(result.config.privacy.delta),
+                    QString::fromLatin1(privacy::accountantKindName(result.config.privacy.accountant)),
+                    QString::fromStdString(train::runStatusName(result.status)),
+                    QString::number(result.elapsedSeconds, 'f', 2)};
+    csv += row.join(QLatin1Char(',')).toUtf8() + "\n";
+  }
+  return csv;
+}
+
+void writeSweepOutputs(const QString& dir, const std::vector<train::SweepPoint>& points,
+                       const std::vector<train::RunResult>& results) {
+  if (!QDir().mkpath(dir)) throw std::runtime_error(dir.toStdString() + ": cannot create the output folder");
+  const QDir out(dir);
+  for (std::size_t i = 0; i < points.size() && i < results.size(); ++i)
+    writeFileAtomically(out.filePath(runFileName(points[i])), runFileBytes(points[i], results[i]));
+  writeFileAtomically(out.filePath(QStringLiteral("summary.csv")), summaryCsv(points, results));
+}
+
+}  // namespace epsilon::cli
