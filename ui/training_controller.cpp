@@ -64,6 +64,7 @@ int TrainingController::start(const train::ExperimentConfig& config, const QStri
   // The GUI redraws the decision boundary and the image strip from each evaluation's model.
   train::ExperimentConfig submitted = config;
   submitted.training.snapshots = true;
+  submitted.training.stepEvents = true;  // the loss chart shows every lot
   const train::RunId job = m_runner->submit(submitted, callback);
   m_jobs[runId] = job;
   if (!m_timer->isActive()) m_timer->start();
@@ -100,7 +101,24 @@ void TrainingController::flush() {
     std::lock_guard lock(m_inboxMutex);
     batch.swap(m_inbox);
   }
-  for (const Pending& p : batch) apply(p);
+  // Lot losses are gathered per run and appended once: a fast run sends hundreds a second.
+  std::map<int, std::vector<LossPoint>> losses;
+  for (const Pending& p : batch) {
+    if (p.event.kind == train::EventKind::Step) {
+      if (std::isfinite(p.event.trainLoss)) losses[p.runId].push_back({p.event.step, p.event.trainLoss});
+      continue;
+    }
+    apply(p);
+  }
+  for (const auto& [runId, points] : losses) {
+    if (!m_model->run(runId)) continue;
+    const train::ProgressEvent* last = nullptr;
+    for (const Pending& p : batch)
+      if (p.runId == runId && p.event.kind == train::EventKind::Step) last = &p.event;
+    m_model->appendLosses(runId, points);
+    if (last && last->totalSteps > 0 && m_model->run(runId)->isActive())
+      m_model->setProgress(runId, static_cast<double>(last->step) / last->totalSteps, last->elapsedSeconds);
+  }
   collectResults();
   if (batch.empty() && m_awaitingResult.empty() && activeRuns() == 0) m_timer->stop();
 }
@@ -110,7 +128,6 @@ void TrainingController::apply(const Pending& p) {
   if (!m_model->run(p.runId)) return;  // deleted or replaced meanwhile
   if (e.kind == train::EventKind::Evaluation) {
     m_model->appendEval(p.runId, toEvalPoint(e));
-    if (std::isfinite(e.trainLoss)) m_model->appendLosses(p.runId, {{e.step, e.trainLoss}});
     m_model->setPrivacyLabel(p.runId, privacyLabelOf(e.privacy));
     if (e.totalSteps > 0) m_model->setProgress(p.runId, static_cast<double>(e.step) / e.totalSteps, e.elapsedSeconds);
     if (e.snapshot) {

@@ -58,6 +58,7 @@ struct TrainingConfig {
   long long evalEverySteps = 0;    // > 0: also every k steps
   std::uint64_t seed = 1;          // sampling, initialisation, noise
   bool snapshots = false;          // attach a copy of the model to every evaluation event
+  bool stepEvents = false;         // report every step's lot loss (EventKind::Step)
 };
 
 struct ExperimentConfig {

@@ -21,7 +21,10 @@ enum class RunStatus { Queued, Running, Done, Cancelled, Diverged, Failed };
 std::string runStatusName(RunStatus status);  // "queued", "running", "done", ...
 bool isFinished(RunStatus status);
 
-enum class EventKind { Status, Evaluation };
+// Status: queued, running, finished. Evaluation: test accuracy and ε at an evaluation
+// point. Step: one lot's mean training loss, sent after every step when the config asks
+// (training.stepEvents), for a live loss curve; never kept in the history.
+enum class EventKind { Status, Evaluation, Step };
 
 struct ProgressEvent {
   RunId runId = 0;

@@ -197,6 +197,11 @@ void Run::execute(RunResult& result) {
     m_tracker->recordStep(m_last.gradientSigma);
     window.add(m_last);
     const long long done = step + 1;
+    if (m_config.training.stepEvents && m_last.examples > 0) {
+      emit({.kind = EventKind::Step, .status = RunStatus::Running, .step = done, .totalSteps = m_totalSteps,
+            .epoch = static_cast<double>(done) / static_cast<double>(m_stepsPerEpoch),
+            .trainLoss = m_last.lossSum / static_cast<double>(m_last.examples)});
+    }
     const bool epochEnd = m_config.training.evalEveryEpoch && done % m_stepsPerEpoch == 0;
     const bool periodic = m_config.training.evalEverySteps > 0 && done % m_config.training.evalEverySteps == 0;
     if (epochEnd || periodic || done == m_totalSteps) {

@@ -209,6 +209,27 @@ class TestTrainer : public QObject {
     QVERIFY(snapshots[2]->parameters() == result.model->parameters());   // the last one is the final model
   }
 
+  void stepEventsWhenAsked() {
+    ExperimentConfig c = circleConfig();
+    c.training.epochs = 2;
+    long long steps = 0;
+    Trainer(c, circle()).run([&](const ProgressEvent& e) { steps += e.kind == EventKind::Step; });
+    QCOMPARE(steps, 0LL);
+    c.training.stepEvents = true;
+    std::vector<ProgressEvent> events;
+    const RunResult result = Trainer(c, circle()).run([&](const ProgressEvent& e) {
+      if (e.kind == EventKind::Step) events.push_back(e);
+    });
+    QCOMPARE(static_cast<long long>(events.size()), c.totalSteps(circle()->train.size()));
+    for (std::size_t i = 0; i < events.size(); ++i) {
+      QCOMPARE(events[i].step, static_cast<long long>(i + 1));
+      QVERIFY(std::isfinite(events[i].trainLoss) && events[i].trainLoss > 0);
+    }
+    // The history keeps evaluations only.
+    QVERIFY(std::all_of(result.history.begin(), result.history.end(),
+                        [](const ProgressEvent& e) { return e.kind == EventKind::Evaluation; }));
+  }
+
   void cancellationBeforeTheFirstStep() {
     std::atomic<bool> cancel{true};
     const RunResult result = runOnCircle(circleConfig(), {}, &cancel);
