@@ -10,6 +10,7 @@
 #include <QImage>
 #include <QInputDialog>
 #include <QJsonDocument>
+#include <QMap>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPainter>
@@ -47,7 +48,23 @@ namespace epsilon::ui {
 
 namespace {
 constexpr int kLiveDebounceMs = 350;
+
+// "σ 0.5 · C 4" for a sweep point: legends stay short enough to read.
+QString sweepPointName(const train::SweepPoint& point) {
+  static const QMap<QString, QString> symbols{
+      {QStringLiteral("noise_multiplier"), QStringLiteral("σ")}, {QStringLiteral("clip_norm"), QStringLiteral("C")},
+      {QStringLiteral("learning_rate"), QStringLiteral("η")},   {QStringLiteral("lot_size"), QStringLiteral("L")},
+      {QStringLiteral("tanh_c"), QStringLiteral("c")},          {QStringLiteral("tanh_k"), QStringLiteral("k")},
+      {QStringLiteral("microbatch_size"), QStringLiteral("m")}, {QStringLiteral("noise_decay_rate"), QStringLiteral("ρ")},
+      {QStringLiteral("train_size"), QStringLiteral("N")},      {QStringLiteral("target_epsilon"), QStringLiteral("ε target")}};
+  QStringList parts;
+  for (const auto& [parameter, value] : point.values) {
+    const QString p = QString::fromStdString(parameter), v = QString::fromStdString(value);
+    parts << (symbols.contains(p) ? symbols.value(p) + QLatin1Char(' ') + v : v);
+  }
+  return parts.isEmpty() ? QString::fromStdString(point.label) : parts.join(QStringLiteral(" · "));
 }
+}  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : MainWindow(Options{}, parent) {}
 
@@ -382,7 +399,7 @@ QList<int> MainWindow::runPreset(const QString& name) {
 QList<int> MainWindow::startSweep(const std::vector<train::SweepPoint>& points) {
   QList<int> ids;
   for (const auto& point : points)
-    ids << m_controller->start(point.config, QString::fromStdString(point.label), false);
+    ids << m_controller->start(point.config, sweepPointName(point), false);
   m_sweepRuns = ids;
   updateSweepProgress();
   return ids;

@@ -262,6 +262,7 @@ void RunCharts::fitAxes() {
       yHigh = 100.0;
     }
     m_xAxes[k]->setRange(0.0, niceCeil(any ? xMax : 1.0));
+    m_xAxes[k]->applyNiceNumbers();  // ticks on round numbers (0, 5, 10, 15 rather than 3.75)
     m_yAxes[k]->setRange(yLow, any ? yHigh : (kind == ChartKind::EpsilonVsEpoch ? 1.0 : yHigh));
   }
 }

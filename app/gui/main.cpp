@@ -20,12 +20,14 @@ int main(int argc, char* argv[]) {
   const QCommandLineOption session(QStringLiteral("session"), QStringLiteral("Open this session file."),
                                    QStringLiteral("file"));
   const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Start the panel's experiment at once."));
+  const QCommandLineOption preset(QStringLiteral("preset"), QStringLiteral("Run this built-in preset at once."),
+                                  QStringLiteral("name"));
   const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                       QStringLiteral("Save a picture of the window to this file after --delay ms, then quit."),
                                       QStringLiteral("file"));
   const QCommandLineOption delay(QStringLiteral("delay"), QStringLiteral("Milliseconds before --screenshot (default 3000)."),
                                  QStringLiteral("ms"), QStringLiteral("3000"));
-  parser.addOptions({session, run, screenshot, delay});
+  parser.addOptions({session, run, preset, screenshot, delay});
   parser.process(app);
 
   epsilon::ui::MainWindow::Options options;
@@ -35,6 +37,8 @@ int main(int argc, char* argv[]) {
   window.show();
   if (parser.isSet(session)) window.openSessionFrom(parser.value(session));
   if (parser.isSet(run)) QTimer::singleShot(0, &window, [&window] { window.startRun(false); });
+  if (parser.isSet(preset))
+    QTimer::singleShot(0, &window, [&window, name = parser.value(preset)] { window.runPreset(name); });
   if (parser.isSet(screenshot)) {
     QTimer::singleShot(parser.value(delay).toInt(), &window, [&] {
       window.grab().save(parser.value(screenshot));
