@@ -165,6 +165,7 @@ void PrivacyReadout::show(const PrivacyPreview& p) {
   m_curve->replace(points);
   m_nominalCurve->replace(nominal);
   m_x->setRange(0, xMax);
+  m_x->applyNiceNumbers();
   m_y->setRange(0, yMax > 0 ? yMax * 1.05 : 1.0);
   Q_EMIT previewUpdated();
 }
