@@ -13,6 +13,9 @@
 #include "core/data/registry.h"
 #include "core/train/job_runner.h"
 #include "experiment_json.h"
+#include "ui/chart_export.h"
+#include "ui/headless_plot.h"
+#include "ui/run_conversion.h"
 #include "train_flags.h"
 
 namespace epsilon::cli {
@@ -54,6 +57,7 @@ int runTrain(const QStringList& arguments) {
       {QStringLiteral("threads"), QStringLiteral("Worker threads (default: all cores)."), QStringLiteral("N")},
       {QStringLiteral("out"), QStringLiteral("Write the whole run (experiment + history) as JSON."), QStringLiteral("FILE")},
       {QStringLiteral("csv"), QStringLiteral("Write the history as CSV."), QStringLiteral("FILE")},
+      {QStringLiteral("plot"), QStringLiteral("Draw the GUI's four charts of the run (.png, .svg or .pdf)."), QStringLiteral("FILE")},
       {QStringLiteral("print-config"), QStringLiteral("Print the resolved experiment as JSON and exit.")},
       {QStringLiteral("quiet"), QStringLiteral("Do not print the evaluations.")},
   });
@@ -76,6 +80,12 @@ int runTrain(const QStringList& arguments) {
     printJsonLine(experimentToJson(config));
     return kExitOk;
   }
+  if (parser.isSet(QStringLiteral("plot"))) {
+    ui::ExportFormat format;
+    if (!ui::exportFormatForPath(parser.value(QStringLiteral("plot")), format))
+      throw UsageError(QStringLiteral("--plot: expected a .png, .svg or .pdf file, got '%1'")
+                           .arg(parser.value(QStringLiteral("plot"))).toStdString());
+  }
   const auto dataset = std::make_shared<const data::Dataset>(data::loadDataset(config.dataset.name, config.dataset.options));
   try {
     config.validateFor(*dataset);
@@ -97,6 +107,11 @@ int runTrain(const QStringList& arguments) {
     writeFileAtomically(parser.value(QStringLiteral("out")), QJsonDocument(runToJson(result)).toJson(QJsonDocument::Indented));
   }
   if (parser.isSet(QStringLiteral("csv"))) writeFileAtomically(parser.value(QStringLiteral("csv")), historyToCsv(result.history));
+  if (parser.isSet(QStringLiteral("plot"))) {
+    const QString path = parser.value(QStringLiteral("plot"));
+    const QString error = ui::plotRunsToFile({ui::recordFromResult(result, QString::fromStdString(config.model.preset))}, path);
+    if (!error.isEmpty()) throw UsageError(QStringLiteral("--plot: %1").arg(error).toStdString());
+  }
   if (result.status != train::RunStatus::Done) {
     QTextStream(stderr) << "epsilonlab-cli train: run " << QString::fromStdString(train::runStatusName(result.status)) << ": "
                         << QString::fromStdString(result.message) << "\n";

@@ -6,6 +6,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
 
@@ -43,6 +44,21 @@ class TestCliTrain : public QObject {
   Q_OBJECT
 
  private Q_SLOTS:
+  void plotDrawsTheGuiCharts() {
+    QTemporaryDir dir;
+    const QString png = dir.filePath("charts.png"), svg = dir.filePath("charts.svg");
+    QVERIFY2(runCli(tinyRun() + QStringList{"--quiet", "--plot", png}).exitCode == 0, "png");
+    const QImage image(png);
+    QCOMPARE(image.size(), QSize(1600, 1100));
+    QVERIFY2(runCli(tinyRun() + QStringList{"--quiet", "--plot", svg}).exitCode == 0, "svg");
+    QFile file(svg);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(file.readAll().contains("<svg"));
+    const Outcome bad = runCli(tinyRun() + QStringList{"--plot", dir.filePath("charts.bmp")});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY(bad.err.contains("--plot"));
+  }
+
   void tinyRunPrintsWritesAndExitsZero() {
     QTemporaryDir dir;
     const QString json = dir.filePath("run.json"), csv = dir.filePath("run.csv");
