@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/common/errors.h"
+#include "core/common/text.h"
 #include "core/optim/optimizer.h"
 
 namespace epsilon::optim {
@@ -22,13 +23,6 @@ void Optimizer::step(Vector& parameters, const Vector& gradient, float learningR
 }
 
 namespace {
-
-// A number as people write it ("-1", "0.5", "1e-05"), for error messages.
-std::string shortNumber(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", value);
-  return buffer;
-}
 
 
 // θ ← θ − η·g (Robbins & Monro 1951; Abadi et al. 2016, Alg. 1 "Descent").

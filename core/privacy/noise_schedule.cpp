@@ -4,19 +4,9 @@
 #include <cmath>
 
 #include "core/common/errors.h"
+#include "core/common/text.h"
 
 namespace epsilon::privacy {
-
-namespace {
-
-// A number as people write it ("-1", "0.5", "1e-05"), for error messages.
-std::string shortNumber(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", value);
-  return buffer;
-}
-
-}  // namespace
 
 double NoiseSchedule::sigmaAt(long long step) const {
   const auto t = static_cast<double>(step);

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "core/common/errors.h"
+#include "core/common/text.h"
 #include "core/nn/model.h"
 
 namespace epsilon::train {
@@ -13,13 +14,6 @@ namespace {
 
 [[noreturn]] void bad(const std::string& field, const std::string& expected, const std::string& got) {
   throw ConfigError(field + ": expected " + expected + ", got " + got);
-}
-
-// A number as people write it ("-1", "0.5", "1e-05"), for error messages.
-std::string number(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", value);
-  return buffer;
 }
 
 void validateModel(const ModelConfig& model) {
@@ -39,14 +33,14 @@ void validatePrivacy(const PrivacyConfig& p, double expectedUnits) {
   if (p.privatizer.kind == privacy::PrivatizerKind::None) return;
   p.noise.validate();
   if (p.microbatchSize < 1) bad("privacy.microbatch_size", "an integer >= 1", std::to_string(p.microbatchSize));
-  if (!(p.delta > 0.0 && p.delta < 1.0)) bad("privacy.delta", "a value in (0, 1)", number(p.delta));
+  if (!(p.delta > 0.0 && p.delta < 1.0)) bad("privacy.delta", "a value in (0, 1)", shortNumber(p.delta));
   if (p.privatizer.kind == privacy::PrivatizerKind::Adaptive && p.noise.initial > 0.0) {
     // Andrew et al. 2021, Thm. 1: the gradient keeps σ_Δ = (σ⁻² − (2σ_b)⁻²)^(−1/2) only if 2σ_b > σ.
     const double countStddev = p.privatizer.countStddev(expectedUnits);
     if (!(2.0 * countStddev > p.noise.initial)) {
       bad(p.privatizer.fractionStddev ? "privacy.fraction_stddev" : "privacy.clip_count_stddev",
-          "a count noise σ_b > σ/2 = " + number(p.noise.initial / 2) + " (Andrew et al. 2021, Thm. 1)",
-          "σ_b = " + number(countStddev));
+          "a count noise σ_b > σ/2 = " + shortNumber(p.noise.initial / 2) + " (Andrew et al. 2021, Thm. 1)",
+          "σ_b = " + shortNumber(countStddev));
     }
   }
 }
@@ -54,19 +48,19 @@ void validatePrivacy(const PrivacyConfig& p, double expectedUnits) {
 void validateOptimizer(const OptimizerConfig& o) {
   o.options.validate();
   if (!(o.learningRate > 0.0 && std::isfinite(o.learningRate))) {
-    bad("optimizer.learning_rate", "a finite value > 0", number(o.learningRate));
+    bad("optimizer.learning_rate", "a finite value > 0", shortNumber(o.learningRate));
   }
   if (o.lrDecay == optim::LearningRateDecay::Constant) return;
-  if (!(o.lrDecayRate > 0.0 && o.lrDecayRate <= 1.0)) bad("optimizer.lr_decay_rate", "a value in (0, 1]", number(o.lrDecayRate));
+  if (!(o.lrDecayRate > 0.0 && o.lrDecayRate <= 1.0)) bad("optimizer.lr_decay_rate", "a value in (0, 1]", shortNumber(o.lrDecayRate));
   if (!(o.lrDecayEpochs > 0.0 && std::isfinite(o.lrDecayEpochs))) {
-    bad("optimizer.lr_decay_epochs", "a finite value > 0", number(o.lrDecayEpochs));
+    bad("optimizer.lr_decay_epochs", "a finite value > 0", shortNumber(o.lrDecayEpochs));
   }
 }
 
 void validateTraining(const TrainingConfig& t) {
   if (t.lotSize < 1) bad("training.lot_size", "an integer >= 1", std::to_string(t.lotSize));
   if (t.steps < 0) bad("training.steps", "an integer >= 0", std::to_string(t.steps));
-  if (t.steps == 0 && !(t.epochs > 0.0 && t.epochs <= 1e6)) bad("training.epochs", "a value in (0, 1e6]", number(t.epochs));
+  if (t.steps == 0 && !(t.epochs > 0.0 && t.epochs <= 1e6)) bad("training.epochs", "a value in (0, 1e6]", shortNumber(t.epochs));
   if (t.evalEverySteps < 0) bad("training.eval_every_steps", "an integer >= 0", std::to_string(t.evalEverySteps));
 }
 

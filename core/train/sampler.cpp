@@ -6,18 +6,12 @@
 #include <numeric>
 
 #include "core/common/errors.h"
+#include "core/common/text.h"
 #include "core/common/random.h"
 
 namespace epsilon::train {
 
 namespace {
-
-// A number as people write it ("-1", "0.5", "1e-05"), for error messages.
-std::string shortNumber(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", value);
-  return buffer;
-}
 
 
 std::uint32_t low(long long v) { return static_cast<std::uint32_t>(static_cast<std::uint64_t>(v)); }
