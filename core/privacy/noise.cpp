@@ -1,10 +1,3 @@
-// GCC 12 reports false "may be used uninitialized" warnings from inside Eigen's AVX-512
-// packet math (the _mm512_undefined_* idiom) wherever it is inlined into this file.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#endif
-
 #include "core/privacy/noise.h"
 
 #include <Eigen/Core>

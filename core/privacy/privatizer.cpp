@@ -1,5 +1,6 @@
 // Options, names and the factory of the privatizers (the kinds live in privatizer_*.cpp).
 #include "core/privacy/privatizer.h"
+#include "core/common/text.h"
 
 #include <cstdio>
 #include <cmath>
@@ -10,13 +11,6 @@
 namespace epsilon::privacy {
 
 namespace {
-
-// A number as people write it ("-1", "0.5", "1e-05"), for error messages.
-std::string shortNumber(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", value);
-  return buffer;
-}
 
 
 void requirePositive(const std::string& field, double value) {

@@ -8,19 +8,13 @@
 #include <string>
 
 #include "core/common/errors.h"
+#include "core/common/text.h"
 #include "core/privacy/privatizer_factories.h"
 #include "core/privacy/privatizer_rows.h"
 
 namespace epsilon::privacy {
 
 namespace {
-
-// A number as people write it ("-1", "0.5", "1e-05"), for error messages.
-std::string shortNumber(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", value);
-  return buffer;
-}
 
 
 // Keeps C_t positive under the linear rule, which can overshoot below zero.

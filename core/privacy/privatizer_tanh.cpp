@@ -1,13 +1,6 @@
 // Amian's tanh filter (seed 001, Alg. 1 and §IV, Figs. 2-5): each entry of a unit's gradient
 // becomes c·tanh(g/k), bounded by c element-wise. The paper accounts as if the L2 bound were
 // c; it really is c·√P for P parameters (its own §III.A), which honestSensitivity() reports.
-// GCC 12 reports false "may be used uninitialized" warnings from inside Eigen's AVX-512
-// packet math (the _mm512_undefined_* idiom) wherever it is inlined into this file.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#endif
-
 #include <cmath>
 #include <limits>
 #include <stdexcept>
