@@ -147,13 +147,22 @@ int runSweep(const QStringList& arguments) {
     if (!quiet) printJsonLine(pointSummary(points[i], r));
   });
 
-  if (parser.isSet(QStringLiteral("out"))) writeSweepOutputs(parser.value(QStringLiteral("out")), points, results);
-  if (!plot.isEmpty()) {
-    const QString caption = preset ? preset->title : QFileInfo(parser.value(QStringLiteral("config"))).fileName();
-    const QString error = plotRunGrid(points, results, plot, caption);
-    if (!error.isEmpty()) throw std::runtime_error(error.toStdString());
-  }
+  // A file that cannot be written is a failure of the work (exit 1), not an internal error.
   int exitCode = kExitOk;
+  try {
+    if (parser.isSet(QStringLiteral("out"))) writeSweepOutputs(parser.value(QStringLiteral("out")), points, results);
+  } catch (const std::runtime_error& e) {
+    QTextStream(stderr) << "epsilonlab-cli sweep: " << e.what() << "\n";
+    exitCode = kExitFailure;
+  }
+  if (!plot.isEmpty()) {
+    const QString caption = preset ? preset->name : QFileInfo(parser.value(QStringLiteral("config"))).fileName();
+    const QString error = plotRunGrid(points, results, plot, caption);
+    if (!error.isEmpty()) {
+      QTextStream(stderr) << "epsilonlab-cli sweep: --plot: " << error << "\n";
+      exitCode = kExitFailure;
+    }
+  }
   for (const auto& r : results) {
     if (r.status == train::RunStatus::Failed) {
       QTextStream(stderr) << "epsilonlab-cli sweep: run " << r.runId << " failed: " << QString::fromStdString(r.message) << "\n";

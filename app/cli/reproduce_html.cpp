@@ -118,13 +118,13 @@ QByteArray reportHtml(const std::vector<PresetOutcome>& outcomes, const ReportIn
     for (const auto& f : o.verdicts) figures += 1, same += f.same ? 1 : 0;
   }
   h += QStringLiteral("<p>%1 run: %2 presets, %3 trainings or accountant curves, finished %4. "
-                      "Wall time <b>%5</b> on %6 cores (%7 runs at a time). EpsilonLab %8.</p>\n")
+                      "Wall time <b>%5</b> on %6 cores (%7 at a time). EpsilonLab %8.</p>\n")
            .arg(info.quick ? QStringLiteral("A <b>quick</b>") : QStringLiteral("A <b>full</b>"))
            .arg(outcomes.size())
            .arg(runs)
            .arg(info.finished.toString(Qt::ISODate), duration(info.wallSeconds))
            .arg(info.cores)
-           .arg(info.jobs > 0 ? QString::number(info.jobs) : QStringLiteral("one per core"), esc(info.version));
+           .arg(info.jobs > 0 ? QStringLiteral("%1 runs").arg(info.jobs) : QStringLiteral("one run per core"), esc(info.version));
   h += "<p class=note>Command: <code>" + esc(info.command) + "</code>. ";
   if (info.quick)
     h += "Quick mode trains on 4,000-example subsets for 2–3 epochs: it shows that every preset runs, not the "
