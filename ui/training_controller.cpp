@@ -65,7 +65,17 @@ int TrainingController::start(const train::ExperimentConfig& config, const QStri
   train::ExperimentConfig submitted = config;
   submitted.training.snapshots = true;
   submitted.training.stepEvents = true;  // the loss chart shows every lot
-  const train::RunId job = m_runner->submit(submitted, callback);
+  // Share an already loaded data set (loaded with the default options) instead of letting
+  // every run load its own copy: Fashion-MNIST is ~200 MB in memory.
+  std::shared_ptr<const data::Dataset> shared;
+  const data::DatasetOptions defaults;
+  const auto& o = config.dataset.options;
+  if (o.noise == defaults.noise && o.size == defaults.size && o.trainFraction == defaults.trainFraction &&
+      o.seed == defaults.seed && o.maxTrain == defaults.maxTrain) {
+    const auto cached = m_datasets.find(QString::fromStdString(config.dataset.name));
+    if (cached != m_datasets.end()) shared = cached->second;
+  }
+  const train::RunId job = m_runner->submit(submitted, callback, shared);
   m_jobs[runId] = job;
   if (!m_timer->isActive()) m_timer->start();
   return runId;

@@ -30,6 +30,7 @@
 #include "ui/main_window.h"
 #include "ui/number_format.h"
 #include "ui/parameter_slider.h"
+#include "ui/preset_file.h"
 #include "ui/privacy_readout.h"
 #include "ui/run_model.h"
 #include "ui/sweep_dialog.h"
@@ -279,6 +280,13 @@ class TestMainWindow : public QObject {
       const RunRecord* lessNoisy = w.runModel()->run(ids[i - 1]);
       QCOMPARE(noisier->evals.size(), std::size_t{15});
       QVERIFY(noisier->evals.back().epsilon < lessNoisy->evals.back().epsilon);
+    }
+    // Every built-in preset starts from the menu (its runs are cancelled at once here).
+    for (const Preset& preset : builtinPresets()) {
+      const QList<int> started = w.runPreset(preset.name);
+      QVERIFY2(!started.isEmpty(), qPrintable(preset.name + QStringLiteral(": ") + w.lastError()));
+      w.controller()->cancelAll();
+      QTRY_COMPARE_WITH_TIMEOUT(w.controller()->activeRuns(), 0, 30000);
     }
     QVERIFY(w.runPreset(QStringLiteral("no-such-preset")).isEmpty());
     QVERIFY(w.lastError().contains(QStringLiteral("no-such-preset")));
