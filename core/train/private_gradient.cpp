@@ -55,7 +55,6 @@ PrivateGradient::PrivateGradient(const nn::Model<float>& model, privacy::Privati
                                  int microbatchSlots, double expectedUnits, std::uint64_t seed)
     : m_model(model), m_privatizer(privatizer), m_microbatchSize(microbatchSize), m_slots(microbatchSlots),
       m_expectedUnits(expectedUnits), m_seed(seed) {
-  for (const auto& group : model.parameterGroups()) m_slices.push_back({group.offset, group.size});
 }
 
 StepGradient PrivateGradient::compute(const data::Split& train, std::span<const int> lot, long long step, double sigma,
@@ -90,8 +89,7 @@ StepGradient PrivateGradient::compute(const data::Split& train, std::span<const 
 }
 
 // Norms → clip factors → one weighted sum (no lot × P matrix): Model's closed-form
-// per-example norms and weightedGradientSum. Per-layer clipping needs one weighted sum per
-// layer, each kept for its own slice.
+// per-example norms and weightedGradientSum (groupWeightedGradientSum for per-layer factors).
 void PrivateGradient::perExampleFast(const data::Split& train, std::span<const int> lot, StepGradient& out) {
   gather(train, lot, m_inputs, m_labels);
   m_model.backward(m_inputs, m_labels, m_workspace);
@@ -107,14 +105,8 @@ void PrivateGradient::perExampleFast(const data::Split& train, std::span<const i
     m_model.weightedGradientSum(m_workspace, std::span<const float>(m_weights.data(), static_cast<std::size_t>(n)), m_sum);
     return;
   }
-  Eigen::VectorXf layerSum;
-  std::vector<float> weights(static_cast<std::size_t>(n));
-  for (Eigen::Index g = 0; g < m_weights.cols(); ++g) {
-    for (Eigen::Index i = 0; i < n; ++i) weights[static_cast<std::size_t>(i)] = m_weights(i, g);
-    m_model.weightedGradientSum(m_workspace, weights, layerSum);
-    const auto& slice = m_slices[static_cast<std::size_t>(g)];
-    m_sum.segment(slice.offset, slice.size) = layerSum.segment(slice.offset, slice.size);
-  }
+  // Per-layer clipping: each layer's slice weighted by its own factors, in one pass.
+  m_model.groupWeightedGradientSum(m_workspace, m_weights, m_sum);
 }
 
 // The tanh filter needs every entry of every example's gradient: materialise them a block

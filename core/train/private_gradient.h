@@ -48,7 +48,6 @@ class PrivateGradient {
 
   const nn::Model<float>& m_model;
   privacy::Privatizer& m_privatizer;
-  std::vector<privacy::ParameterSlice> m_slices;
   int m_microbatchSize;
   int m_slots;
   double m_expectedUnits;

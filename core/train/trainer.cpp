@@ -198,7 +198,7 @@ void Run::execute(RunResult& result) {
     window.add(m_last);
     const long long done = step + 1;
     if (m_config.training.stepEvents && m_last.examples > 0) {
-      emit({.kind = EventKind::Step, .status = RunStatus::Running, .step = done, .totalSteps = m_totalSteps,
+      emit({.kind = EventKind::Step, .status = RunStatus::Running, .message = {}, .step = done, .totalSteps = m_totalSteps,
             .epoch = static_cast<double>(done) / static_cast<double>(m_stepsPerEpoch),
             .trainLoss = m_last.lossSum / static_cast<double>(m_last.examples)});
     }
