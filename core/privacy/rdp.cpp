@@ -168,12 +168,19 @@ std::vector<double> rdpPoissonGaussian(double q, double sigma, std::span<const d
   return rdp;
 }
 
-RdpEpsilon epsilonFromRdp(std::span<const double> orders, std::span<const double> rdp, double delta,
-                          RdpConversion conversion) {
+namespace {
+// Both conversions need one RDP value per order.
+void requireMatchingCurve(std::span<const double> orders, std::span<const double> rdp) {
   if (orders.size() != rdp.size() || orders.empty()) {
     throw PrivacyError("RDP conversion: " + std::to_string(orders.size()) + " orders but " +
                        std::to_string(rdp.size()) + " RDP values");
   }
+}
+}  // namespace
+
+RdpEpsilon epsilonFromRdp(std::span<const double> orders, std::span<const double> rdp, double delta,
+                          RdpConversion conversion) {
+  requireMatchingCurve(orders, rdp);
   if (!(delta > 0.0 && delta < 1.0)) {
     throw PrivacyError("RDP conversion: delta must be in (0, 1), got " + std::to_string(delta));
   }
@@ -205,10 +212,7 @@ RdpEpsilon epsilonFromRdp(std::span<const double> orders, std::span<const double
 
 RdpDelta deltaFromRdp(std::span<const double> orders, std::span<const double> rdp, double epsilon,
                       RdpConversion conversion) {
-  if (orders.size() != rdp.size() || orders.empty()) {
-    throw PrivacyError("RDP conversion: " + std::to_string(orders.size()) + " orders but " +
-                       std::to_string(rdp.size()) + " RDP values");
-  }
+  requireMatchingCurve(orders, rdp);
   if (!(epsilon >= 0.0) || std::isnan(epsilon)) {
     throw PrivacyError("RDP conversion: epsilon must be >= 0, got " + std::to_string(epsilon));
   }
