@@ -156,7 +156,7 @@ OneRunBound bestBoundOverGrid(std::span<const double> scores, std::span<const ch
   for (const long long k : grid) {
     const GuessCount count = countCorrectGuesses(scores, included, k, k);
     const double epsilon = oneRunEpsilonLowerBound(m, count.guesses, count.correct, delta, perTest);
-    if (epsilon > best.epsilonLowerBound) {
+    if (epsilon >= best.epsilonLowerBound) {  // ties go to the larger k: more canaries judged
       best.epsilonLowerBound = epsilon;
       best.guesses = count.guesses;
       best.correct = count.correct;

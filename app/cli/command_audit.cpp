@@ -1,0 +1,214 @@
+// `epsilonlab-cli audit`: trains one experiment with m audit canaries mixed into its data,
+// then prints one JSON object: the loss-threshold membership attack on the final model
+// (Yeom et al. 2018: AUC, TPR at FPR 1% and 0.1%), the one-run audit's empirical lower bound
+// ε̂ (Steinke, Nasr & Jagielski 2023) and the accountant's upper bound ε with its δ,
+// accountant and sampling assumption. --plot draws the ROC curves over the accountant's bound.
+#include <tbb/task_arena.h>
+
+#include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <algorithm>
+#include <cmath>
+
+#include "audit_plot.h"
+#include "cli_options.h"
+#include "core/audit/run_profile.h"
+#include "core/common/errors.h"
+#include "core/data/registry.h"
+#include "experiment_json.h"
+#include "privacy_flags.h"
+#include "reproduce_plot.h"
+#include "train_flags.h"
+#include "ui/chart_export.h"
+
+namespace epsilon::cli {
+
+namespace {
+
+const char* const kGuessSelection =
+    "k+ = k- = k searched over a grid fixed in advance (m/100, m/40, m/20, m/10, m/4, m/2); "
+    "each k tested at level (1 - confidence)/|grid| (Bonferroni), so the bound holds at the "
+    "stated confidence for the whole search";
+
+// A ConfigError "<field>: …" re-thrown with the flag that sets the field, when there is one.
+[[noreturn]] void throwNamingFlag(const ConfigError& e) {
+  const std::string message = e.what();
+  const auto colon = message.find(':');
+  const QString flag =
+      colon == std::string::npos ? QString() : flagForField(message.substr(0, colon));
+  if (flag.isEmpty()) throw e;
+  throw ConfigError(message.substr(0, colon) + " (" + flag.toStdString() + ")" +
+                    message.substr(colon));
+}
+
+audit::AuditOptions readAuditOptions(const QCommandLineParser& parser) {
+  audit::AuditOptions options;
+  options.canaries = readOptionalInteger(parser, QStringLiteral("canaries")).value_or(1000);
+  if (options.canaries < 2 || options.canaries > 1000000) {
+    throw UsageError("--canaries: expected an integer in [2, 1000000], got " +
+                     std::to_string(options.canaries));
+  }
+  const QString kind = parser.isSet(QStringLiteral("canary-kind"))
+                           ? parser.value(QStringLiteral("canary-kind"))
+                           : QStringLiteral("mislabel");
+  if (kind != QStringLiteral("mislabel") && kind != QStringLiteral("ood")) {
+    throw UsageError("--canary-kind: expected mislabel or ood, got '" + kind.toStdString() + "'");
+  }
+  options.kind = audit::parseCanaryKind(kind.toStdString());
+  options.confidence = readOptionalDouble(parser, QStringLiteral("confidence")).value_or(0.95);
+  requireRange(QStringLiteral("confidence"), options.confidence, 0.0, 1.0, true, true);
+  return options;
+}
+
+QJsonObject rocToJson(const audit::RocCurve& roc) {
+  QJsonArray fpr, tpr;
+  for (std::size_t i = 0; i < roc.fpr.size(); ++i) {
+    fpr.append(roc.fpr[i]);
+    tpr.append(roc.tpr[i]);
+  }
+  return {{QStringLiteral("fpr"), fpr}, {QStringLiteral("tpr"), tpr}};
+}
+
+QJsonObject auditToJson(const audit::AuditResult& r, const audit::AuditOptions& options) {
+  const train::PrivacySpent& u = r.upper;
+  QJsonArray grid;
+  for (const long long k : audit::defaultGuessGrid(options.canaries)) grid.append(k);
+  return {
+      {QStringLiteral("auc"), r.attack.auc},
+      {QStringLiteral("tpr_at_fpr"),
+       QJsonObject{{QStringLiteral("0.01"), r.attack.tprAtFpr1Percent},
+                   {QStringLiteral("0.001"), r.attack.tprAtFpr01Percent}}},
+      {QStringLiteral("advantage"), r.attack.advantage},
+      {QStringLiteral("yeom_advantage"), r.attack.yeomAdvantage},
+      {QStringLiteral("members"), r.attack.members},
+      {QStringLiteral("non_members"), r.attack.nonMembers},
+      {QStringLiteral("canaries"), r.bound.canaries},
+      {QStringLiteral("canary_kind"), QString::fromStdString(audit::canaryKindName(options.kind))},
+      {QStringLiteral("canaries_included"), r.canariesIncluded},
+      {QStringLiteral("canary_auc"), r.canaryAuc},
+      {QStringLiteral("guesses"), r.bound.guesses},
+      {QStringLiteral("correct"), r.bound.correct},
+      {QStringLiteral("k_plus"), r.bound.k},
+      {QStringLiteral("k_minus"), r.bound.k},
+      {QStringLiteral("guess_grid"), grid},
+      {QStringLiteral("guess_selection"), QString::fromUtf8(kGuessSelection)},
+      {QStringLiteral("epsilon_lower_bound"), r.bound.epsilonLowerBound},
+      {QStringLiteral("confidence"), r.bound.confidence},
+      {QStringLiteral("epsilon_upper_bound"),
+       QJsonObject{{QStringLiteral("epsilon"), jsonNumber(u.epsilon)},
+                   {QStringLiteral("delta"), u.delta},
+                   {QStringLiteral("accountant"), QString::fromStdString(u.accountant)},
+                   {QStringLiteral("sampling"), QString::fromStdString(u.sampling)},
+                   {QStringLiteral("status"), QString::fromStdString(u.status)}}},
+      {QStringLiteral("test_accuracy"), r.testAccuracy},
+      {QStringLiteral("train_size"), r.run.trainSize},
+      {QStringLiteral("steps"), r.run.history.back().step},
+      {QStringLiteral("train_seconds"), r.run.elapsedSeconds},
+      {QStringLiteral("attack_seconds"), r.attackSeconds},
+  };
+}
+
+void addAuditFlags(QCommandLineParser& parser) {
+  parser.addOptions({
+      {QStringLiteral("config"),
+       QStringLiteral("Experiment file (format epsilonlab-experiment, version 1)."),
+       QStringLiteral("FILE")},
+      {QStringLiteral("canaries"),
+       QStringLiteral("Audit canaries M, each included with probability 1/2 (default 1000)."),
+       QStringLiteral("M"), QStringLiteral("1000")},
+      {QStringLiteral("canary-kind"),
+       QStringLiteral("mislabel (training images, wrong label) or ood (noise inputs)."),
+       QStringLiteral("KIND"), QStringLiteral("mislabel")},
+      {QStringLiteral("confidence"),
+       QStringLiteral("Confidence of the lower bound, in (0, 1) (default 0.95)."),
+       QStringLiteral("C"), QStringLiteral("0.95")},
+      {QStringLiteral("threads"), QStringLiteral("Worker threads (default: all cores)."),
+       QStringLiteral("N")},
+      {QStringLiteral("out"),
+       QStringLiteral("Write the result with its ROC curves and the run as JSON."),
+       QStringLiteral("FILE")},
+      {QStringLiteral("plot"),
+       QStringLiteral("Draw the ROC curves over the accountant's bound (.png, .svg or .pdf)."),
+       QStringLiteral("FILE")},
+  });
+  addExperimentFlags(parser);
+}
+
+int runAuditCommand(const QStringList& arguments) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      QStringLiteral("Train with audit canaries and measure privacy: membership-inference AUC and "
+                     "TPR at low FPR,\n"
+                     "and the one-run audit's lower bound on epsilon beside the accountant's upper "
+                     "bound. Example:\n"
+                     "  epsilonlab-cli audit --dataset mnist-10k --noise-multiplier 1.1 --epochs 5 "
+                     "--canaries 1000"));
+  addAuditFlags(parser);
+  if (const auto exitCode = parseOrExplain(parser, arguments, QStringLiteral("audit")))
+    return *exitCode;
+
+  train::ExperimentConfig config;
+  if (parser.isSet(QStringLiteral("config")))
+    config = readExperimentFile(parser.value(QStringLiteral("config")), config);
+  applyExperimentFlags(parser, config);
+  const audit::AuditOptions options = readAuditOptions(parser);
+  const auto threads = readOptionalInteger(parser, QStringLiteral("threads"));
+  if (threads && (*threads < 1 || *threads > 1024)) {
+    throw UsageError("--threads: expected an integer in [1, 1024], got " +
+                     std::to_string(*threads));
+  }
+  ui::ExportFormat format;
+  const QString plotPath = parser.value(QStringLiteral("plot"));
+  if (parser.isSet(QStringLiteral("plot")) && !ui::exportFormatForPath(plotPath, format)) {
+    throw UsageError("--plot: expected a .png, .svg or .pdf file, got '" + plotPath.toStdString() +
+                     "'");
+  }
+  if (parser.isSet(QStringLiteral("plot"))) requirePlotting("--plot");
+  const data::Dataset dataset = data::loadDataset(config.dataset.name, config.dataset.options);
+  try {
+    config.validate();
+    const audit::CanaryData probe =
+        audit::makeCanaryData(dataset, options.canaries, options.kind, config.training.seed);
+    config.validateFor(probe.training);
+  } catch (const ConfigError& e) {
+    const std::string message = e.what();
+    const std::string field = "audit.canaries";
+    if (message.rfind(field, 0) == 0) throw UsageError("--canaries" + message.substr(field.size()));
+    throwNamingFlag(e);
+  }
+
+  audit::AuditResult result;
+  tbb::task_arena arena(threads ? static_cast<int>(*threads) : tbb::task_arena::automatic);
+  arena.execute([&] { result = audit::runAudit(config, dataset, options); });
+  const QJsonObject json = auditToJson(result, options);
+  if (parser.isSet(QStringLiteral("out"))) {
+    QJsonObject full = json;
+    full.insert(QStringLiteral("roc"), rocToJson(result.attack.roc));
+    full.insert(QStringLiteral("canary_roc"), rocToJson(result.canaryRoc));
+    full.insert(QStringLiteral("run"), runToJson(result.run));
+    writeFileAtomically(parser.value(QStringLiteral("out")),
+                        QJsonDocument(full).toJson(QJsonDocument::Indented));
+  }
+  if (parser.isSet(QStringLiteral("plot"))) {
+    const double top = std::isfinite(result.upper.epsilon)
+                           ? std::min(60.0, 3.0 * result.upper.epsilon + 1.0)
+                           : 1.0;
+    const privacy::PrivacyProfile profile =
+        audit::runPrivacyProfile(result.run, privacy::epsilonGrid(top, 241));
+    const QString error = plotAudit(result, profile, options.confidence, plotPath);
+    if (!error.isEmpty()) throw UsageError("--plot: " + error.toStdString());
+  }
+  printJsonLine(json);
+  return kExitOk;
+}
+
+}  // namespace
+
+EPSILON_CLI_COMMAND(
+    "audit",
+    "Train with canaries; print attack AUC, measured epsilon lower bound and the accountant's.",
+    runAuditCommand);
+
+}  // namespace epsilon::cli
