@@ -1,0 +1,113 @@
+// What an audit adds to a run: one DP-SGD epoch (mlp 784-256-10, lot 256, σ 1.1, C 1) on
+// mnist-10k and on Fashion-MNIST, plain and with m = 1000 mislabel canaries (about 500 of
+// them included, so about 500/256 ≈ 2 more steps), and the attack alone after training:
+// per-example losses of the members, the test split and the canaries, the two ROC curves and
+// the one-run bound over its k grid (target < 1 s).
+// Run: bench_audit --benchmark_repetitions=3
+//
+// Measured: see the figures in the project's notes for issue 12 (the machine is shared, so
+// times vary with its load).
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <memory>
+
+#include "core/audit/one_run_audit.h"
+#include "core/data/registry.h"
+#include "core/train/trainer.h"
+
+namespace {
+
+using namespace epsilon;
+
+const data::Dataset* dataset(const std::string& name) {
+  if (name == "fashion-mnist") {
+    static const std::unique_ptr<const data::Dataset> fashion =
+        []() -> std::unique_ptr<const data::Dataset> {
+      if (!std::filesystem::exists(std::string(data::kFashionMnistDirectory) +
+                                   "/train-images-idx3-ubyte.gz"))
+        return nullptr;
+      return std::make_unique<const data::Dataset>(data::loadDataset("fashion-mnist"));
+    }();
+    return fashion.get();
+  }
+  static const auto mnist = std::make_unique<const data::Dataset>(data::loadDataset("mnist-10k"));
+  return mnist.get();
+}
+
+train::ExperimentConfig oneEpoch(const std::string& name) {
+  train::ExperimentConfig c;
+  c.dataset.name = name;
+  c.model.preset = "mlp";
+  c.model.hiddenWidths = {256};
+  c.privacy.noise.initial = 1.1;
+  c.privacy.privatizer.clipNorm = 1.0;
+  c.training.lotSize = 256;
+  c.training.epochs = 1;
+  c.training.evalEveryEpoch = false;
+  return c;
+}
+
+audit::AuditOptions thousandCanaries() {
+  audit::AuditOptions o;
+  o.canaries = 1000;
+  return o;
+}
+
+void BM_EpochPlain(benchmark::State& state, const std::string& name) {
+  const data::Dataset* data = dataset(name);
+  if (!data) return state.SkipWithError("data set not installed");
+  const auto shared = std::make_shared<const data::Dataset>(*data);
+  train::RunResult result;
+  for (auto _ : state) result = train::Trainer(oneEpoch(name), shared).run();
+  state.counters["steps"] = static_cast<double>(result.history.back().step);
+  state.counters["train_s"] = result.elapsedSeconds;
+}
+
+void BM_EpochWithAudit(benchmark::State& state, const std::string& name) {
+  const data::Dataset* data = dataset(name);
+  if (!data) return state.SkipWithError("data set not installed");
+  audit::AuditResult result;
+  for (auto _ : state) result = audit::runAudit(oneEpoch(name), *data, thousandCanaries());
+  state.counters["steps"] = static_cast<double>(result.run.history.back().step);
+  state.counters["train_s"] = result.run.elapsedSeconds;
+  state.counters["attack_s"] = result.attackSeconds;
+  state.counters["canaries_in"] = static_cast<double>(result.canariesIncluded);
+  state.counters["eps_hat"] = result.bound.epsilonLowerBound;
+  state.counters["eps"] = result.upper.epsilon;
+}
+
+// The attack alone on one trained run (repeated on the same model).
+void BM_AttackOnly(benchmark::State& state, const std::string& name) {
+  const data::Dataset* data = dataset(name);
+  if (!data) return state.SkipWithError("data set not installed");
+  const audit::AuditOptions options = thousandCanaries();
+  const train::ExperimentConfig config = oneEpoch(name);
+  const audit::CanaryData canaries =
+      audit::makeCanaryData(*data, options.canaries, options.kind, config.training.seed);
+  audit::AuditResult result;
+  result.run =
+      train::Trainer(config, std::make_shared<const data::Dataset>(canaries.training)).run();
+  for (auto _ : state) audit::attackAuditedRun(canaries, options, result);
+  state.counters["members"] = static_cast<double>(result.attack.members);
+}
+
+BENCHMARK_CAPTURE(BM_EpochPlain, mnist10k, std::string("mnist-10k"))
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_EpochWithAudit, mnist10k, std::string("mnist-10k"))
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_AttackOnly, mnist10k, std::string("mnist-10k"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_EpochPlain, fashion, std::string("fashion-mnist"))
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_EpochWithAudit, fashion, std::string("fashion-mnist"))
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_AttackOnly, fashion, std::string("fashion-mnist"))
+    ->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
