@@ -82,7 +82,7 @@ class TestCliSweep : public QObject {
     const Outcome json = runCli({"presets", "--json"});
     QCOMPARE(json.exitCode, 0);
     const QStringList lines = json.out.split('\n', Qt::SkipEmptyParts);
-    QCOMPARE(lines.size(), 14);
+    QCOMPARE(lines.size(), 15);
     const QJsonObject first = QJsonDocument::fromJson(lines.first().toUtf8()).object();
     QCOMPARE(first["name"].toString(), QString("report-fig3-clip-norm"));
     QVERIFY(first["source"].toString().contains("seed 000"));
