@@ -5,33 +5,16 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
 
+#include "../cli_process.h"
+
 namespace {
 
-struct Run {
-  int exitCode = -1;
-  QByteArray out;
-  QString err;
-};
-
-Run runCli(const QStringList& arguments) {
-  QProcess process;
-  process.start(QStringLiteral(EPSILON_CLI_PATH), arguments);
-  Run run;
-  if (!process.waitForFinished(120000)) {
-    process.kill();
-    process.waitForFinished();
-    return run;
-  }
-  run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-  run.out = process.readAllStandardOutput();
-  run.err = QString::fromUtf8(process.readAllStandardError());
-  return run;
-}
+using Run = epsilon::testing::CliRun;
+using epsilon::testing::runCli;
 
 QJsonObject parseJson(const QByteArray& bytes) {
   const QJsonDocument document = QJsonDocument::fromJson(bytes);
@@ -40,13 +23,11 @@ QJsonObject parseJson(const QByteArray& bytes) {
 
 // A small private run on uci-digits: 600 training rows, 200 canaries, a few epochs.
 QStringList smallAudit() {
-  return {"audit", "--dataset",    "uci-digits", "--max-train",
-          "600",   "--model",      "mlp",        "--hidden",
-          "64",    "--batch-size", "64",         "--epochs",
-          "5",     "--lr",         "0.2",        "--noise-multiplier",
-          "1.0",   "--clip-norm",  "1",          "--canaries",
-          "200",   "--seed",       "3",          "--threads",
-          "2"};
+  const QString flags =
+      "audit --dataset uci-digits --max-train 600 --model mlp --hidden 64 --batch-size 64 --epochs "
+      "10 --lr 0.3 "
+      "--noise-multiplier 1.0 --clip-norm 1 --canaries 200 --seed 3 --threads 2";
+  return flags.split(' ');
 }
 
 }  // namespace
