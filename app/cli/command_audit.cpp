@@ -136,6 +136,47 @@ void addAuditFlags(QCommandLineParser& parser) {
   addExperimentFlags(parser);
 }
 
+// Checks the config and the canaries against the loaded data before any training, naming the
+// flag at fault (--canaries for too many mislabel canaries, the experiment flags otherwise).
+void validateAgainstData(const train::ExperimentConfig& config, const data::Dataset& dataset,
+                         const audit::AuditOptions& options) {
+  try {
+    config.validate();
+    const audit::CanaryData probe =
+        audit::makeCanaryData(dataset, options.canaries, options.kind, config.training.seed);
+    config.validateFor(probe.training);
+  } catch (const ConfigError& e) {
+    const std::string message = e.what();
+    const std::string field = "audit.canaries";
+    if (message.rfind(field, 0) == 0) throw UsageError("--canaries" + message.substr(field.size()));
+    throwNamingFlag(e);
+  }
+}
+
+// --out (the result with its ROC curves and the run) and --plot (the ROC over the bound).
+void writeOutputs(const QCommandLineParser& parser, const audit::AuditResult& result,
+                  const audit::AuditOptions& options, const QJsonObject& json) {
+  if (parser.isSet(QStringLiteral("out"))) {
+    QJsonObject full = json;
+    full.insert(QStringLiteral("roc"), rocToJson(result.attack.roc));
+    full.insert(QStringLiteral("canary_roc"), rocToJson(result.canaryRoc));
+    full.insert(QStringLiteral("run"), runToJson(result.run));
+    writeFileAtomically(parser.value(QStringLiteral("out")),
+                        QJsonDocument(full).toJson(QJsonDocument::Indented));
+  }
+  if (parser.isSet(QStringLiteral("plot"))) {
+    // The profile δ(ε) up to a few times the run's ε, where the envelope is decided.
+    const double top = std::isfinite(result.upper.epsilon)
+                           ? std::min(60.0, 3.0 * result.upper.epsilon + 1.0)
+                           : 1.0;
+    const privacy::PrivacyProfile profile =
+        audit::runPrivacyProfile(result.run, privacy::epsilonGrid(top, 241));
+    const QString path = parser.value(QStringLiteral("plot"));
+    const QString error = plotAudit(result, profile, options.confidence, path);
+    if (!error.isEmpty()) throw UsageError("--plot: " + error.toStdString());
+  }
+}
+
 int runAuditCommand(const QStringList& arguments) {
   QCommandLineParser parser;
   parser.setApplicationDescription(
@@ -167,39 +208,13 @@ int runAuditCommand(const QStringList& arguments) {
   }
   if (parser.isSet(QStringLiteral("plot"))) requirePlotting("--plot");
   const data::Dataset dataset = data::loadDataset(config.dataset.name, config.dataset.options);
-  try {
-    config.validate();
-    const audit::CanaryData probe =
-        audit::makeCanaryData(dataset, options.canaries, options.kind, config.training.seed);
-    config.validateFor(probe.training);
-  } catch (const ConfigError& e) {
-    const std::string message = e.what();
-    const std::string field = "audit.canaries";
-    if (message.rfind(field, 0) == 0) throw UsageError("--canaries" + message.substr(field.size()));
-    throwNamingFlag(e);
-  }
+  validateAgainstData(config, dataset, options);
 
   audit::AuditResult result;
   tbb::task_arena arena(threads ? static_cast<int>(*threads) : tbb::task_arena::automatic);
   arena.execute([&] { result = audit::runAudit(config, dataset, options); });
   const QJsonObject json = auditToJson(result, options);
-  if (parser.isSet(QStringLiteral("out"))) {
-    QJsonObject full = json;
-    full.insert(QStringLiteral("roc"), rocToJson(result.attack.roc));
-    full.insert(QStringLiteral("canary_roc"), rocToJson(result.canaryRoc));
-    full.insert(QStringLiteral("run"), runToJson(result.run));
-    writeFileAtomically(parser.value(QStringLiteral("out")),
-                        QJsonDocument(full).toJson(QJsonDocument::Indented));
-  }
-  if (parser.isSet(QStringLiteral("plot"))) {
-    const double top = std::isfinite(result.upper.epsilon)
-                           ? std::min(60.0, 3.0 * result.upper.epsilon + 1.0)
-                           : 1.0;
-    const privacy::PrivacyProfile profile =
-        audit::runPrivacyProfile(result.run, privacy::epsilonGrid(top, 241));
-    const QString error = plotAudit(result, profile, options.confidence, plotPath);
-    if (!error.isEmpty()) throw UsageError("--plot: " + error.toStdString());
-  }
+  writeOutputs(parser, result, options, json);
   printJsonLine(json);
   return kExitOk;
 }
