@@ -86,8 +86,7 @@ void BM_AttackOnly(benchmark::State& state, const std::string& name) {
   const audit::CanaryData canaries =
       audit::makeCanaryData(*data, options.canaries, options.kind, config.training.seed);
   audit::AuditResult result;
-  result.run =
-      train::Trainer(config, std::make_shared<const data::Dataset>(canaries.training)).run();
+  result.run = train::Trainer(config, canaries.training).run();
   for (auto _ : state) audit::attackAuditedRun(canaries, options, result);
   state.counters["members"] = static_cast<double>(result.attack.members);
 }

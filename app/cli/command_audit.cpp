@@ -136,15 +136,19 @@ void addAuditFlags(QCommandLineParser& parser) {
   addExperimentFlags(parser);
 }
 
-// Checks the config and the canaries against the loaded data before any training, naming the
-// flag at fault (--canaries for too many mislabel canaries, the experiment flags otherwise).
-void validateAgainstData(const train::ExperimentConfig& config, const data::Dataset& dataset,
-                         const audit::AuditOptions& options) {
+// Runs the audit; a bad config or canary count is re-thrown naming the flag at fault
+// (--canaries for too many mislabel canaries, the experiment's flags otherwise).
+audit::AuditResult runNamingFlags(const train::ExperimentConfig& config,
+                                  const data::Dataset& dataset, const audit::AuditOptions& options,
+                                  int threads) {
   try {
     config.validate();
-    const audit::CanaryData probe =
-        audit::makeCanaryData(dataset, options.canaries, options.kind, config.training.seed);
-    config.validateFor(probe.training);
+    // The canaries and the checks against the data (lot ≤ training examples, …) come first
+    // in runAudit, before any step is trained.
+    audit::AuditResult result;
+    tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
+    arena.execute([&] { result = audit::runAudit(config, dataset, options); });
+    return result;
   } catch (const ConfigError& e) {
     const std::string message = e.what();
     const std::string field = "audit.canaries";
@@ -208,11 +212,9 @@ int runAuditCommand(const QStringList& arguments) {
   }
   if (parser.isSet(QStringLiteral("plot"))) requirePlotting("--plot");
   const data::Dataset dataset = data::loadDataset(config.dataset.name, config.dataset.options);
-  validateAgainstData(config, dataset, options);
 
-  audit::AuditResult result;
-  tbb::task_arena arena(threads ? static_cast<int>(*threads) : tbb::task_arena::automatic);
-  arena.execute([&] { result = audit::runAudit(config, dataset, options); });
+  const audit::AuditResult result =
+      runNamingFlags(config, dataset, options, threads ? static_cast<int>(*threads) : 0);
   const QJsonObject json = auditToJson(result, options);
   writeOutputs(parser, result, options, json);
   printJsonLine(json);

@@ -94,7 +94,8 @@ CanaryData makeCanaryData(const data::Dataset& dataset, long long canaries, Cana
     in += out.included[static_cast<std::size_t>(i)];
   }
 
-  data::Dataset& t = out.training;
+  auto training = std::make_shared<data::Dataset>();
+  data::Dataset& t = *training;
   t.name = dataset.name;
   t.provenance = dataset.provenance + "; with " + std::to_string(in) + " " + canaryKindName(kind) +
                  " audit canaries";
@@ -111,6 +112,7 @@ CanaryData makeCanaryData(const data::Dataset& dataset, long long canaries, Cana
     t.train.features.row(row++) = out.canaries.features.row(i);
     t.train.labels.push_back(out.canaries.labels[static_cast<std::size_t>(i)]);
   }
+  out.training = std::move(training);
   return out;
 }
 

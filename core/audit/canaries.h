@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,7 +25,8 @@ CanaryKind parseCanaryKind(const std::string& text, const std::string& field = "
 struct CanaryData {
   // The base training rows first (rows [0, baseTrainSize)), then the included canaries; the
   // test split unchanged.
-  data::Dataset training;
+  // Shared, so the trainer and the attack read the same copy.
+  std::shared_ptr<const data::Dataset> training;
   long long baseTrainSize = 0;
   data::Split canaries;        // all m canaries with the labels they are trained with
   std::vector<char> included;  // 1 when canary i was added to the training set

@@ -94,15 +94,17 @@ MembershipAttack lossThresholdAttack(const std::vector<double>& memberLosses,
 }
 
 MembershipAttack attackModel(const nn::Model<float>& model, const data::Split& train,
-                             const data::Split& heldOut, std::uint64_t seed) {
-  if (train.size() == 0 || heldOut.size() == 0) {
+                             const data::Split& heldOut, std::uint64_t seed, long long memberRows) {
+  const long long candidates =
+      memberRows < 0 ? train.size() : std::min<long long>(memberRows, train.size());
+  if (candidates == 0 || heldOut.size() == 0) {
     throw PrivacyError("membership inference: needs training and held-out examples, got " +
-                       std::to_string(train.size()) + " and " + std::to_string(heldOut.size()));
+                       std::to_string(candidates) + " and " + std::to_string(heldOut.size()));
   }
-  const long long n = std::min<long long>(train.size(), heldOut.size());
+  const long long n = std::min<long long>(candidates, heldOut.size());
   std::vector<long long> first(static_cast<std::size_t>(n));
   std::iota(first.begin(), first.end(), 0);
-  const data::Split members = selectRows(train, sampleRows(train.size(), n, seed));
+  const data::Split members = selectRows(train, sampleRows(candidates, n, seed));
   const data::Split nonMembers = n == heldOut.size() ? heldOut : selectRows(heldOut, first);
   return lossThresholdAttack(perExampleLosses(model, members), perExampleLosses(model, nonMembers));
 }

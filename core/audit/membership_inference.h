@@ -33,11 +33,12 @@ struct MembershipAttack {
 MembershipAttack lossThresholdAttack(const std::vector<double>& memberLosses,
                                      const std::vector<double>& nonMemberLosses);
 
-// The attack on a finished run: n = min(|train|, |heldOut|) members drawn without
-// replacement from `train` (Philox, `seed`) against the first n held-out rows, so both sides
-// are equally many (a balanced prior, as in Yeom et al.'s experiment). Throws PrivacyError if
-// either split is empty.
+// The attack on a finished run: n = min(memberRows, |heldOut|) members drawn without
+// replacement from the first `memberRows` rows of `train` (all rows when negative; Philox,
+// `seed`) against the first n held-out rows, so both sides are equally many (a balanced
+// prior, as in Yeom et al.'s experiment). Throws PrivacyError if either side is empty.
 MembershipAttack attackModel(const nn::Model<float>& model, const data::Split& train,
-                             const data::Split& heldOut, std::uint64_t seed);
+                             const data::Split& heldOut, std::uint64_t seed,
+                             long long memberRows = -1);
 
 }  // namespace epsilon::audit

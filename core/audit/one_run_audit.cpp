@@ -29,12 +29,9 @@ void attackAuditedRun(const CanaryData& canaryData, const AuditOptions& options,
                       AuditResult& result) {
   const auto start = std::chrono::steady_clock::now();
   const nn::Model<float>& model = *result.run.model;
-  data::Split members;
-  members.features = canaryData.training.train.features.topRows(canaryData.baseTrainSize);
-  members.labels.assign(canaryData.training.train.labels.begin(),
-                        canaryData.training.train.labels.begin() + canaryData.baseTrainSize);
-  result.attack =
-      attackModel(model, members, canaryData.training.test, result.run.config.training.seed);
+  // Members are drawn from the base rows only: the canaries are judged by the audit below.
+  result.attack = attackModel(model, canaryData.training->train, canaryData.training->test,
+                              result.run.config.training.seed, canaryData.baseTrainSize);
 
   // Score = −loss: a canary the model fits well was probably trained on (Steinke et al. 2023, §6).
   const std::vector<double> losses = perExampleLosses(model, canaryData.canaries);
@@ -68,8 +65,7 @@ AuditResult runAudit(const train::ExperimentConfig& config, const data::Dataset&
   for (const char in : canaryData.included) result.canariesIncluded += in;
   // The trainer sees the canaries as ordinary examples: they are sampled, clipped and noised
   // like every other row, so the audit tests the DP-SGD that users run.
-  auto training = std::make_shared<const data::Dataset>(canaryData.training);
-  result.run = train::Trainer(config, training).run(onProgress, cancel);
+  result.run = train::Trainer(config, canaryData.training).run(onProgress, cancel);
   if (result.run.status == train::RunStatus::Failed && result.run.inputError)
     throw ConfigError(result.run.message);
   if (result.run.status != train::RunStatus::Done || !result.run.model ||

@@ -71,8 +71,8 @@ class TestAuditRun : public QObject {
     QVERIFY2(in > 70 && in < 130, qPrintable(QString::number(in)));  // Binomial(200, ½)
     QCOMPARE(a.included, b.included);
     QCOMPARE(a.baseTrainSize, 400LL);
-    QCOMPARE(a.training.train.size(), 400 + in);
-    QCOMPARE(a.training.test.size(), digits().test.size());
+    QCOMPARE(a.training->train.size(), 400 + in);
+    QCOMPARE(a.training->test.size(), digits().test.size());
     for (long long i = 0; i < 200; ++i) {
       // A mislabel canary is a real training image under a label it does not have.
       QVERIFY(a.canaries.features.row(i) == digits().train.features.row(400 + i));
