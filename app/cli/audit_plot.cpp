@@ -16,22 +16,33 @@ namespace epsilon::cli {
 
 namespace {
 
-// Log axes cannot show 0: rates are drawn from 1e-4 up (a TPR of 0 sits on the floor).
+// Log axes cannot show 0: rates are drawn from 1e-4 up (a rate of 0 sits on the axis).
 constexpr double kFloor = 1e-4;
 
 QLineSeries* rocSeries(const audit::RocCurve& roc, const QString& name) {
   auto* series = new QLineSeries;
   series->setName(name);
   for (std::size_t i = 0; i < roc.fpr.size(); ++i) {
-    if (roc.fpr[i] <= 0.0) continue;
     series->append(std::max(kFloor, roc.fpr[i]), std::max(kFloor, roc.tpr[i]));
   }
   return series;
 }
 
-QString epsilonText(double epsilon) {
-  return std::isfinite(epsilon) ? QString::number(epsilon, 'g', 3)
-                                : QStringLiteral("∞ (no privacy)");
+QString auditTitle(const audit::AuditResult& result, double confidence) {
+  const train::PrivacySpent& upper = result.upper;
+  const QString measured = QStringLiteral("Measured ε̂ ≥ %1 (%2% confidence)")
+                               .arg(result.bound.epsilonLowerBound, 0, 'f', 2)
+                               .arg(confidence * 100.0, 0, 'g', 3);
+  // Every ε shown carries its δ, accountant and sampling; a run without noise has no bound.
+  const QString accountant =
+      std::isfinite(upper.epsilon)
+          ? QStringLiteral("accountant ε ≤ %1 (δ = %2, %3, %4)")
+                .arg(upper.epsilon, 0, 'g', 3)
+                .arg(upper.delta, 0, 'g', 3)
+                .arg(QString::fromStdString(upper.accountant),
+                     QString::fromStdString(upper.sampling))
+          : QStringLiteral("no accountant bound (%1)").arg(QString::fromStdString(upper.status));
+  return measured + QStringLiteral(" vs ") + accountant;
 }
 
 }  // namespace
@@ -39,14 +50,7 @@ QString epsilonText(double epsilon) {
 QString plotAudit(const audit::AuditResult& result, const privacy::PrivacyProfile& profile,
                   double confidence, const QString& path) {
   auto chart = std::make_unique<QChart>();
-  const train::PrivacySpent& upper = result.upper;
-  chart->setTitle(
-      QStringLiteral("Measured ε̂ ≥ %1 (%2%) vs accountant ε ≤ %3 (δ = %4, %5, %6)")
-          .arg(result.bound.epsilonLowerBound, 0, 'f', 2)
-          .arg(confidence * 100.0, 0, 'g', 3)
-          .arg(epsilonText(upper.epsilon))
-          .arg(upper.delta, 0, 'g', 3)
-          .arg(QString::fromStdString(upper.accountant), QString::fromStdString(upper.sampling)));
+  chart->setTitle(auditTitle(result, confidence));
 
   std::vector<double> fprs;
   for (int i = 0; i <= 80; ++i) fprs.push_back(std::pow(10.0, -4.0 + 4.0 * i / 80.0));
