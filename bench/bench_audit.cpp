@@ -1,6 +1,7 @@
 // What an audit adds to a run: one DP-SGD epoch (mlp 784-256-10, lot 256, σ 1.1, C 1) on
-// mnist-10k and on Fashion-MNIST, plain and with m = 1000 mislabel canaries (about 500 of
-// them included, so about 500/256 ≈ 2 more steps), and the attack alone after training:
+// mnist-10k and on Fashion-MNIST, plain and with m = 1000 mislabel canaries (1000 training
+// rows become canaries, about 500 go back in: about 500/256 ≈ 2 fewer steps; ood canaries
+// would add as many steps as the rows they add), and the attack alone after training:
 // per-example losses of the members, the test split and the canaries, the two ROC curves and
 // the one-run bound over its k grid (target < 1 s).
 // Run: bench_audit --benchmark_repetitions=3
