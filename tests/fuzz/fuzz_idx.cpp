@@ -30,33 +30,17 @@ std::vector<std::byte> gzipped(std::span<const std::byte> raw) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace epsilon;
-  if (size < 1) return 0;
-  const auto mode = data[0] % 6;
-  const auto body = fuzz::asBytes(data + 1, size - 1);
-  fuzz::expectCleanRejection([&] {
-    switch (mode) {
-      case 0:
-        data::parseIdxImages(body, "fuzz-images-idx3-ubyte", 64);
-        break;
-      case 1:
-        data::parseIdxLabels(body, "fuzz-labels-idx1-ubyte", 10, 64);
-        break;
-      case 2:
-        data::probeIdxHeader(body, "fuzz-images-idx3-ubyte");
-        break;
-      case 3:
-        data::parseIdxImages(body, "fuzz-images-idx3-ubyte.gz");
-        break;
-      case 4: {
-        const auto compressed = gzipped(body);
-        data::parseIdxImages(compressed, "fuzz-images-idx3-ubyte.gz", 64);
-        data::probeIdxHeader(compressed, "fuzz-images-idx3-ubyte.gz");
-        break;
-      }
-      default:
-        data::parseClassNames(body, "fuzz-classes.txt");
-        break;
-    }
-  });
-  return 0;
+  using Body = std::span<const std::byte>;
+  return fuzz::parseWithFirstByte<6>(
+      data, size,
+      {[](Body body) { data::parseIdxImages(body, "fuzz-images-idx3-ubyte", 64); },
+       [](Body body) { data::parseIdxLabels(body, "fuzz-labels-idx1-ubyte", 10, 64); },
+       [](Body body) { data::probeIdxHeader(body, "fuzz-images-idx3-ubyte"); },
+       [](Body body) { data::parseIdxImages(body, "fuzz-images-idx3-ubyte.gz"); },
+       [](Body body) {
+         const auto compressed = gzipped(body);
+         data::parseIdxImages(compressed, "fuzz-images-idx3-ubyte.gz", 64);
+         data::probeIdxHeader(compressed, "fuzz-images-idx3-ubyte.gz");
+       },
+       [](Body body) { data::parseClassNames(body, "fuzz-classes.txt"); }});
 }

@@ -3,8 +3,10 @@
 // exception escapes the target, and libFuzzer reports it as a crash with the input saved.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string_view>
 
@@ -28,6 +30,18 @@ void expectCleanRejection(Parse&& parse) {
   } catch (const epsilon::Error&) {
     // A malformed input, rejected with a message naming the file: what we want.
   }
+}
+
+// For a target with several parsers: the first input byte picks one (modulo their count),
+// the rest of the input is the file it parses.
+template <std::size_t N>
+int parseWithFirstByte(
+    const std::uint8_t* data, std::size_t size,
+    const std::array<std::function<void(std::span<const std::byte>)>, N>& parsers) {
+  if (size < 1) return 0;
+  const auto body = asBytes(data + 1, size - 1);
+  expectCleanRejection([&] { parsers[data[0] % N](body); });
+  return 0;
 }
 
 }  // namespace epsilon::fuzz
