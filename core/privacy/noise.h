@@ -19,4 +19,11 @@ void fillStandardNormal(std::span<float> out, const PhiloxStream& stream, std::u
 // values[j] += stddev · z_j with z as above. stddev 0 leaves values untouched.
 void addGaussianNoise(std::span<float> values, double stddev, const PhiloxStream& stream);
 
+// values[j] += stddev · z_j with every z_j drawn from fresh OS CSPRNG words (getrandom(2),
+// see secure_random.h) through the same Box-Muller transform: unpredictable from any seed,
+// hence never reproducible. Floating-point sampling itself is unchanged, so the caveat of
+// Mironov 2012 ("On significance of the least significant bits for differential privacy")
+// applies in both modes.
+void addSecureGaussianNoise(std::span<float> values, double stddev);
+
 }  // namespace epsilon::privacy

@@ -40,6 +40,12 @@ struct PrivacyConfig {
   double delta = 1e-5;
   privacy::AccountantKind accountant = privacy::AccountantKind::Rdp;
   SamplingKind sampling = SamplingKind::Poisson;
+  // Draw the gradient noise (and adaptive clipping's count noise) from the OS CSPRNG
+  // (getrandom(2)) instead of the seeded Philox stream, for real use: no one who learns the
+  // seed can predict, and so subtract, the noise. The run is then NOT reproducible: the same
+  // seed gives different noise, and the determinism guarantee of DESIGN.md does not hold.
+  // Sampling and initialisation stay seeded. Off by default, so teaching runs reproduce.
+  bool secureNoise = false;
 };
 
 struct OptimizerConfig {

@@ -8,6 +8,7 @@
 #include "core/common/parallel.h"
 #include "core/common/random.h"
 #include "core/privacy/noise.h"
+#include "core/privacy/secure_random.h"
 
 namespace epsilon::train {
 
@@ -52,9 +53,9 @@ double lossSumOf(const nn::Workspace<float>& ws) {
 }  // namespace
 
 PrivateGradient::PrivateGradient(const nn::Model<float>& model, privacy::Privatizer& privatizer, int microbatchSize,
-                                 int microbatchSlots, double expectedUnits, std::uint64_t seed)
+                                 int microbatchSlots, double expectedUnits, std::uint64_t seed, bool secureNoise)
     : m_model(model), m_privatizer(privatizer), m_microbatchSize(microbatchSize), m_slots(microbatchSlots),
-      m_expectedUnits(expectedUnits), m_seed(seed) {
+      m_expectedUnits(expectedUnits), m_seed(seed), m_secureNoise(secureNoise) {
 }
 
 StepGradient PrivateGradient::compute(const data::Split& train, std::span<const int> lot, long long step, double sigma,
@@ -79,13 +80,28 @@ StepGradient PrivateGradient::compute(const data::Split& train, std::span<const 
     // Abadi et al. 2016, Alg. 1, "Add noise": (Σ ḡᵢ + N(0, σ²S²I)) / L.
     out.sensitivity = m_privatizer.sensitivity();
     out.gradientSigma = m_privatizer.gradientNoiseMultiplier(sigma);
-    privacy::addGaussianNoise(std::span<float>(m_sum.data(), static_cast<std::size_t>(m_sum.size())),
-                              out.gradientSigma * out.sensitivity,
-                              PhiloxStream(m_seed, RandomPurpose::GradientNoise, low(step), high(step)));
+    const std::span<float> sum(m_sum.data(), static_cast<std::size_t>(m_sum.size()));
+    const double stddev = out.gradientSigma * out.sensitivity;
+    if (m_secureNoise) {
+      privacy::addSecureGaussianNoise(sum, stddev);
+    } else {
+      privacy::addGaussianNoise(sum, stddev, PhiloxStream(m_seed, RandomPurpose::GradientNoise, low(step), high(step)));
+    }
     gradient = m_sum / static_cast<float>(m_expectedUnits);
-    m_privatizer.endStep(out.stats, m_expectedUnits, PhiloxStream(m_seed, RandomPurpose::ClipCountNoise, low(step), high(step)));
+    m_privatizer.endStep(out.stats, m_expectedUnits, countNoiseStream(step));
   }
   return out;
+}
+
+// Adaptive clipping's count noise (one normal a step). Secure mode keys Philox with 64 fresh
+// OS-random bits and addresses it with 64 more, so the normal is a fixed bijection of 128
+// bits no seed predicts (Philox4x32-10 is a keyed bijection of its counter, Salmon et al.
+// 2011, §3); the seeded mode addresses (seed, step) as before.
+PhiloxStream PrivateGradient::countNoiseStream(long long step) const {
+  if (!m_secureNoise) return PhiloxStream(m_seed, RandomPurpose::ClipCountNoise, low(step), high(step));
+  const std::uint64_t counter = privacy::osRandom64();
+  return PhiloxStream(privacy::osRandom64(), RandomPurpose::ClipCountNoise, low(static_cast<long long>(counter)),
+                      high(static_cast<long long>(counter)));
 }
 
 // Norms → clip factors → one weighted sum (no lot × P matrix): Model's closed-form

@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "core/common/random.h"
 #include "core/data/dataset.h"
 #include "core/nn/model.h"
 #include "core/privacy/privatizer.h"
@@ -32,8 +33,10 @@ class PrivateGradient {
   // `microbatchSlots` K micro-batches, chosen by a Philox draw keyed by its data set index
   // (so adding or removing one example changes one micro-batch only, which keeps the
   // sensitivity at S). The privatized sum is divided by `expectedUnits` (L, or K).
+  // `secureNoise`: the noise comes from the OS CSPRNG, not from (seed, step) (see
+  // PrivacyConfig::secureNoise); compute() is then not reproducible.
   PrivateGradient(const nn::Model<float>& model, privacy::Privatizer& privatizer, int microbatchSize,
-                  int microbatchSlots, double expectedUnits, std::uint64_t seed);
+                  int microbatchSlots, double expectedUnits, std::uint64_t seed, bool secureNoise = false);
 
   // The privatized, noised, normalised gradient of the lot at step `step` with noise
   // multiplier σ (the step's total; adaptive clipping splits it). Calls the privatizer's
@@ -42,6 +45,7 @@ class PrivateGradient {
                        Eigen::VectorXf& gradient);
 
  private:
+  PhiloxStream countNoiseStream(long long step) const;
   void perExampleFast(const data::Split& train, std::span<const int> lot, StepGradient& out);
   void perExampleMaterialised(const data::Split& train, std::span<const int> lot, StepGradient& out);
   void perMicrobatch(const data::Split& train, std::span<const int> lot, long long step, StepGradient& out);
@@ -52,6 +56,7 @@ class PrivateGradient {
   int m_slots;
   double m_expectedUnits;
   std::uint64_t m_seed;
+  bool m_secureNoise;
   // Reused from step to step.
   Eigen::VectorXf m_sum;
   nn::Workspace<float> m_workspace;

@@ -120,7 +120,7 @@ void Run::setUp() {
   setup.countNoiseStd = m_privatizer->countNoiseStddev();
   m_tracker = std::make_unique<PrivacyTracker>(setup);
   m_gradient = std::make_unique<PrivateGradient>(*m_model, *m_privatizer, p.microbatchSize, m_config.microbatchSlots(),
-                                                 expectedUnits, m_config.training.seed);
+                                                 expectedUnits, m_config.training.seed, p.secureNoise);
 }
 
 ProgressEvent Run::evaluationEvent(long long step, const Window& window) {
