@@ -62,6 +62,10 @@ void validateTraining(const TrainingConfig& t) {
   if (t.steps < 0) bad("training.steps", "an integer >= 0", std::to_string(t.steps));
   if (t.steps == 0 && !(t.epochs > 0.0 && t.epochs <= 1e6)) bad("training.epochs", "a value in (0, 1e6]", shortNumber(t.epochs));
   if (t.evalEverySteps < 0) bad("training.eval_every_steps", "an integer >= 0", std::to_string(t.evalEverySteps));
+  if (!(t.paceSeconds >= 0.0 && t.paceSeconds <= kMaxPaceSeconds)) {
+    bad("training.pace_seconds", "a value in [0, " + shortNumber(kMaxPaceSeconds) + "] seconds",
+        shortNumber(t.paceSeconds));
+  }
 }
 
 }  // namespace

@@ -65,7 +65,15 @@ struct TrainingConfig {
   std::uint64_t seed = 1;          // sampling, initialisation, noise
   bool snapshots = false;          // attach a copy of the model to every evaluation event
   bool stepEvents = false;         // report every step's lot loss (EventKind::Step)
+  // Report every step (EventKind::Step) with the lot's pre-clip gradient norms for the
+  // gradient-norm view; off by default so normal runs compute nothing extra.
+  bool gradientNorms = false;
+  // > 0: spread the steps so the run lasts at least this many seconds of wall time (for
+  // watching a small run train); never changes a result. At most kMaxPaceSeconds.
+  double paceSeconds = 0.0;
 };
+
+inline constexpr double kMaxPaceSeconds = 10.0;
 
 struct ExperimentConfig {
   DatasetConfig dataset;

@@ -111,11 +111,25 @@ void PrivateGradient::perExampleFast(const data::Split& train, std::span<const i
   m_model.backward(m_inputs, m_labels, m_workspace);
   out.lossSum = lossSumOf(m_workspace);
   const auto n = static_cast<Eigen::Index>(lot.size());
-  if (!m_privatizer.needsNorms()) {
+  if (!m_privatizer.needsNorms() && !m_recordNorms) {
     m_weights.setOnes(n, 1);
     out.stats.units += n;
   } else {
-    m_privatizer.clipWeights(m_model.perExampleGroupSquaredNorms(m_workspace), m_weights, out.stats);
+    const privacy::GradientMatrix squared = m_model.perExampleGroupSquaredNorms(m_workspace);
+    if (m_recordNorms) {
+      // The same sum and cast as flat and adaptive clipping, so a recorded norm is above C
+      // exactly when that unit was counted as clipped.
+      out.unitNorms.reserve(static_cast<std::size_t>(n));
+      for (Eigen::Index i = 0; i < n; ++i) {
+        out.unitNorms.push_back(std::sqrt(static_cast<double>(squared.row(i).sum())));
+      }
+    }
+    m_privatizer.clipWeights(squared, m_weights, out.stats);
+    // The baseline asked for norms only for display: forget the per-example gradients the
+    // norm query kept, so its sum is computed exactly as without the view (same bits).
+    if (!m_privatizer.needsNorms()) {
+      std::fill(m_workspace.keptValid.begin(), m_workspace.keptValid.end(), char{0});
+    }
   }
   if (m_weights.cols() == 1) {
     m_model.weightedGradientSum(m_workspace, std::span<const float>(m_weights.data(), static_cast<std::size_t>(n)), m_sum);
@@ -136,6 +150,7 @@ void PrivateGradient::perExampleMaterialised(const data::Split& train, std::span
     m_model.backward(m_inputs, m_labels, m_workspace);
     out.lossSum += lossSumOf(m_workspace);
     privacy::GradientMatrix grads = m_model.perExampleGradients(m_workspace);
+    recordRowNorms(grads, out);
     m_privatizer.privatizeRows(privacy::GradientRows(grads.data(), grads.rows(), grads.cols()), out.stats);
     addRowSums(grads, grads.rows(), m_sum);
   }
@@ -170,8 +185,16 @@ void PrivateGradient::perMicrobatch(const data::Split& train, std::span<const in
     rows.row(static_cast<Eigen::Index>(k)) = mean.transpose();
   });
   for (double l : losses) out.lossSum += l;
+  recordRowNorms(rows, out);
   m_privatizer.privatizeRows(privacy::GradientRows(rows.data(), units, p), out.stats);
   addRowSums(rows, units, m_sum);
+}
+
+void PrivateGradient::recordRowNorms(const privacy::GradientMatrix& rows, StepGradient& out) const {
+  if (!m_recordNorms) return;
+  for (Eigen::Index r = 0; r < rows.rows(); ++r) {
+    out.unitNorms.push_back(std::sqrt(static_cast<double>(rows.row(r).squaredNorm())));
+  }
 }
 
 }  // namespace epsilon::train

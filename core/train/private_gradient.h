@@ -25,6 +25,7 @@ struct StepGradient {
   double sensitivity = 0.0;          // S the noise was scaled with (C_t, c; 0 for none)
   double gradientSigma = 0.0;        // the gradient's noise multiplier (σ_Δ for adaptive)
   double clipNorm = 0.0;             // C_t before this step's update
+  std::vector<double> unitNorms;     // pre-privatization L2 norm per unit, when recording norms
 };
 
 class PrivateGradient {
@@ -44,8 +45,14 @@ class PrivateGradient {
   StepGradient compute(const data::Split& train, std::span<const int> lot, long long step, double sigma,
                        Eigen::VectorXf& gradient);
 
+  // Keep every unit's pre-privatization norm in StepGradient::unitNorms (off by default: the
+  // non-private baseline then computes norms it would otherwise skip).
+  void setRecordNorms(bool record) { m_recordNorms = record; }
+
  private:
   PhiloxStream countNoiseStream(long long step) const;
+  void recordRowNorms(const privacy::GradientMatrix& rows, StepGradient& out) const;
+
   void perExampleFast(const data::Split& train, std::span<const int> lot, StepGradient& out);
   void perExampleMaterialised(const data::Split& train, std::span<const int> lot, StepGradient& out);
   void perMicrobatch(const data::Split& train, std::span<const int> lot, long long step, StepGradient& out);
@@ -57,6 +64,7 @@ class PrivateGradient {
   double m_expectedUnits;
   std::uint64_t m_seed;
   bool m_secureNoise;
+  bool m_recordNorms = false;
   // Reused from step to step.
   Eigen::VectorXf m_sum;
   nn::Workspace<float> m_workspace;

@@ -11,6 +11,7 @@
 
 #include "core/nn/model.h"
 #include "core/train/experiment_config.h"
+#include "core/train/gradient_norms.h"
 #include "core/train/privacy_spent.h"
 
 namespace epsilon::train {
@@ -23,7 +24,8 @@ bool isFinished(RunStatus status);
 
 // Status: queued, running, finished. Evaluation: test accuracy and ε at an evaluation
 // point. Step: one lot's mean training loss, sent after every step when the config asks
-// (training.stepEvents), for a live loss curve; never kept in the history.
+// (training.stepEvents or training.gradientNorms), for a live loss curve and the
+// gradient-norm view; never kept in the history.
 enum class EventKind { Status, Evaluation, Step };
 
 struct ProgressEvent {
@@ -52,6 +54,9 @@ struct ProgressEvent {
   // Evaluations only, when training.snapshots is set: a copy of the model at this point
   // (the GUI redraws the decision boundary from it while the run trains).
   std::shared_ptr<const nn::Model<float>> snapshot{};
+  // Step events only, when training.gradientNorms is set: the lot's pre-clip norms and the
+  // bound in force (the gradient-norm view draws them); never kept in the history.
+  std::shared_ptr<const GradientNormSample> gradientNorms{};
 };
 
 // Called from whichever thread runs the job (a worker of the JobRunner's arena, or the

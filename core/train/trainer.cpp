@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
+#include <thread>
 
 #include "core/common/errors.h"
 #include "core/data/registry.h"
@@ -61,6 +62,9 @@ class Run {
   }
   ProgressEvent evaluationEvent(long long step, const Window& window);
   void setUp();
+  bool trainStep(long long step, RunResult& result);
+  void reportStep(long long done);
+  void pace(Clock::time_point trainingStart, long long done) const;
 
   ExperimentConfig m_config;
   std::shared_ptr<const data::Dataset> m_dataset;
@@ -81,6 +85,8 @@ class Run {
   long long m_totalSteps = 0;
   bool m_private = true;
   StepGradient m_last;
+  Eigen::VectorXf m_gradientBuffer;
+  Eigen::VectorXf m_previous;
   double m_lastSigma = kNotMeasured;
   double m_lastLearningRate = kNotMeasured;
 };
@@ -121,6 +127,7 @@ void Run::setUp() {
   m_tracker = std::make_unique<PrivacyTracker>(setup);
   m_gradient = std::make_unique<PrivateGradient>(*m_model, *m_privatizer, p.microbatchSize, m_config.microbatchSlots(),
                                                  expectedUnits, m_config.training.seed, p.secureNoise);
+  m_gradient->setRecordNorms(m_config.training.gradientNorms);
 }
 
 ProgressEvent Run::evaluationEvent(long long step, const Window& window) {
@@ -159,55 +166,99 @@ void Run::execute(RunResult& result) {
   result.testSize = m_dataset->test.size();
   result.config = m_config;
 
-  const data::Split& train = m_dataset->train;
-  Eigen::VectorXf gradient;
-  Eigen::VectorXf previous;
   Window window;
   emit(evaluationEvent(0, window));
   result.status = RunStatus::Done;
+  const Clock::time_point trainingStart = Clock::now();
   for (long long step = 0; step < m_totalSteps; ++step) {
     if (cancelled()) {
       result.status = RunStatus::Cancelled;
       result.message = "cancelled after step " + std::to_string(step);
       break;
     }
-    const std::vector<int> lot = m_sampler->lot(step);
-    m_lastSigma = m_private ? m_config.privacy.noise.sigmaAt(step) : 0.0;
-    m_last = m_gradient->compute(train, lot, step, m_lastSigma, gradient);
-    const std::string at = " at step " + std::to_string(step + 1);
-    if (!std::isfinite(m_last.lossSum)) {
-      result.status = RunStatus::Diverged;
-      result.message = std::string("loss became ") + (std::isnan(m_last.lossSum) ? "NaN" : "Inf") + at;
-      break;
-    }
-    if (!gradient.allFinite()) {
-      result.status = RunStatus::Diverged;
-      result.message = "gradient became NaN or Inf" + at;
-      break;
-    }
-    m_lastLearningRate = m_learningRate.at(step);
-    previous = m_model->parameters();
-    m_optimizer->step(m_model->parameters(), gradient, static_cast<float>(m_lastLearningRate));
-    if (!m_model->parameters().allFinite()) {
-      m_model->parameters() = previous;  // keep the last finite model for the user to inspect
-      result.status = RunStatus::Diverged;
-      result.message = "parameters became NaN or Inf" + at;
-      break;
-    }
-    m_tracker->recordStep(m_last.gradientSigma);
+    if (!trainStep(step, result)) break;
     window.add(m_last);
     const long long done = step + 1;
-    if (m_config.training.stepEvents && m_last.examples > 0) {
-      emit({.kind = EventKind::Step, .status = RunStatus::Running, .message = {}, .step = done, .totalSteps = m_totalSteps,
-            .epoch = static_cast<double>(done) / static_cast<double>(m_stepsPerEpoch),
-            .trainLoss = m_last.lossSum / static_cast<double>(m_last.examples)});
-    }
+    reportStep(done);
     const bool epochEnd = m_config.training.evalEveryEpoch && done % m_stepsPerEpoch == 0;
     const bool periodic = m_config.training.evalEverySteps > 0 && done % m_config.training.evalEverySteps == 0;
     if (epochEnd || periodic || done == m_totalSteps) {
       emit(evaluationEvent(done, window));
       window = {};
     }
+    pace(trainingStart, done);
+  }
+}
+
+// One DP-SGD step: sample, privatized gradient, optimizer update, accounting. False when the
+// run diverged (its status and message are then set in `result`).
+bool Run::trainStep(long long step, RunResult& result) {
+  const std::vector<int> lot = m_sampler->lot(step);
+  m_lastSigma = m_private ? m_config.privacy.noise.sigmaAt(step) : 0.0;
+  m_last = m_gradient->compute(m_dataset->train, lot, step, m_lastSigma, m_gradientBuffer);
+  const std::string at = " at step " + std::to_string(step + 1);
+  result.status = RunStatus::Diverged;
+  if (!std::isfinite(m_last.lossSum)) {
+    result.message =
+        std::string("loss became ") + (std::isnan(m_last.lossSum) ? "NaN" : "Inf") + at;
+    return false;
+  }
+  if (!m_gradientBuffer.allFinite()) {
+    result.message = "gradient became NaN or Inf" + at;
+    return false;
+  }
+  m_lastLearningRate = m_learningRate.at(step);
+  m_previous = m_model->parameters();
+  m_optimizer->step(m_model->parameters(), m_gradientBuffer,
+                    static_cast<float>(m_lastLearningRate));
+  if (!m_model->parameters().allFinite()) {
+    m_model->parameters() = m_previous;  // keep the last finite model for the user to inspect
+    result.message = "parameters became NaN or Inf" + at;
+    return false;
+  }
+  m_tracker->recordStep(m_last.gradientSigma);
+  result.status = RunStatus::Done;
+  return true;
+}
+
+// The Step event (lot loss, and the lot's gradient norms when asked for).
+void Run::reportStep(long long done) {
+  const TrainingConfig& t = m_config.training;
+  if (!(t.stepEvents || t.gradientNorms) || m_last.examples == 0) return;
+  ProgressEvent e{.kind = EventKind::Step,
+                  .status = RunStatus::Running,
+                  .message = {},
+                  .step = done,
+                  .totalSteps = m_totalSteps,
+                  .epoch = static_cast<double>(done) / static_cast<double>(m_stepsPerEpoch),
+                  .trainLoss = m_last.lossSum / static_cast<double>(m_last.examples)};
+  if (t.gradientNorms) {
+    auto sample = std::make_shared<GradientNormSample>();
+    sample->step = done;
+    sample->privatizer = m_privatizer->kind();
+    sample->clipNorm = m_private ? m_last.clipNorm : kNotMeasured;
+    const long long units = m_last.stats.units;
+    sample->fractionClipped =
+        units > 0 ? static_cast<double>(m_last.stats.clipped) / static_cast<double>(units) : 0.0;
+    sample->norms = std::move(m_last.unitNorms);
+    e.gradientNorms = std::move(sample);
+  }
+  emit(std::move(e));
+}
+
+// training.paceSeconds: step `done` may not end before pace·done/total seconds of training,
+// so the whole run lasts at least the pace. Sleeps in short slices to stay cancellable;
+// nothing computed depends on time, so results are unchanged.
+void Run::pace(Clock::time_point trainingStart, long long done) const {
+  const double paceSeconds = m_config.training.paceSeconds;
+  if (paceSeconds <= 0.0) return;
+  const auto target =
+      trainingStart +
+      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+          paceSeconds * static_cast<double>(done) / static_cast<double>(m_totalSteps)));
+  constexpr auto kSlice = std::chrono::milliseconds(20);
+  for (auto now = Clock::now(); now < target && !cancelled(); now = Clock::now()) {
+    std::this_thread::sleep_for(std::min<Clock::duration>(target - now, kSlice));
   }
 }
 

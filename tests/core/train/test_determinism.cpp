@@ -6,6 +6,7 @@
 
 #include <tbb/task_arena.h>
 
+#include <atomic>
 #include <cstring>
 
 #include "core/data/registry.h"
@@ -129,6 +130,59 @@ class TestDeterminism : public QObject {
     QVERIFY2(difference.isEmpty(), qPrintable(difference));
     // …and equal to a run straight on this thread.
     QVERIFY(historyDifference(a, runIn(2, c)).isEmpty());
+  }
+
+  void paceAndNormRecordingChangeNoResult_data() {
+    QTest::addColumn<int>("privatizer");
+    QTest::newRow("clip") << int(privacy::PrivatizerKind::Clip);
+    QTest::newRow("none") << int(privacy::PrivatizerKind::None);
+  }
+  void paceAndNormRecordingChangeNoResult() {
+    // A paced run with the gradient-norm view on computes exactly what a plain run computes,
+    // and lasts at least the pace.
+    QFETCH(int, privatizer);
+    ExperimentConfig plain = baseConfig();
+    plain.privacy.privatizer.kind = static_cast<privacy::PrivatizerKind>(privatizer);
+    ExperimentConfig paced = plain;
+    paced.training.paceSeconds = 0.6;
+    paced.training.gradientNorms = true;
+    long long normEvents = 0;
+    const RunResult a = Trainer(plain, smallMnist()).run();
+    const RunResult b = Trainer(paced, smallMnist()).run([&](const ProgressEvent& e) {
+      if (e.gradientNorms) ++normEvents;
+    });
+    QCOMPARE(runStatusName(b.status), std::string("done"));
+    QCOMPARE(normEvents, plain.training.steps);
+    const QString difference = historyDifference(a, b);
+    QVERIFY2(difference.isEmpty(), qPrintable(difference));
+    QVERIFY2(b.elapsedSeconds >= 0.6, qPrintable(QString::number(b.elapsedSeconds)));
+  }
+
+  void pacedRunStaysCancellable() {
+    // A 10 s pace over 6 steps pauses until 1.67 s after step 1; cancelled at step 1's event
+    // (just before that pause), the run ends well before the pause would.
+    ExperimentConfig c = baseConfig();
+    c.training.paceSeconds = kMaxPaceSeconds;
+    c.training.stepEvents = true;
+    std::atomic<bool> cancel{false};
+    const RunResult r = Trainer(c, smallMnist())
+                            .run(
+                                [&](const ProgressEvent& e) {
+                                  if (e.kind == EventKind::Step) cancel = true;
+                                },
+                                &cancel);
+    QCOMPARE(runStatusName(r.status), std::string("cancelled"));
+    QCOMPARE(r.message, std::string("cancelled after step 1"));
+    QVERIFY2(r.elapsedSeconds < 1.5, qPrintable(QString::number(r.elapsedSeconds)));
+  }
+
+  void paceBeyondTheCapIsRefused() {
+    ExperimentConfig c = baseConfig();
+    c.training.paceSeconds = kMaxPaceSeconds + 1;
+    const RunResult r = Trainer(c, smallMnist()).run();
+    QCOMPARE(runStatusName(r.status), std::string("failed"));
+    QVERIFY(failedOnInput(r));
+    QVERIFY2(r.message.find("training.pace_seconds") != std::string::npos, r.message.c_str());
   }
 };
 
