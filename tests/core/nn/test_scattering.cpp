@@ -10,6 +10,7 @@
 #include <numbers>
 
 #include "core/common/errors.h"
+#include "core/nn/model.h"
 #include "core/nn/scattering.h"
 #include "tests/core/nn/nn_test_support.h"
 
@@ -320,6 +321,19 @@ class TestScattering : public QObject {
       QVERIFY2(out <= b * std::max(1.0, b * b) * energy * (1 + 1e-5),
                qPrintable(QString("%1 vs %2").arg(out).arg(energy)));
     }
+  }
+
+  // The presets take the image's shape and train on its features.
+  void scatterPresetsTakeImageShapes() {
+    const auto linear = buildPreset<float>("scatter-linear", SampleShape::image(1, 28, 28), 10, 1);
+    QCOMPARE(linear.inputShape(), SampleShape::image(81, 7, 7));
+    QCOMPARE(linear.parameterCount(), Eigen::Index{3969 * 10 + 10});  // GroupNorm: no affine
+    // conv 81·9·16+16, GroupNorm 2·16, conv 16·9·32+32, GroupNorm 2·32, dense 32·3·3·10+10.
+    const auto cnn = buildPreset<float>("scatter-cnn", SampleShape::image(1, 28, 28), 10, 1);
+    QCOMPARE(cnn.parameterCount(), Eigen::Index{11680 + 32 + 4640 + 64 + 2890});
+    QVERIFY(usesScatteringFeatures("scatter-cnn") && !usesScatteringFeatures("tfp-cnn"));
+    QVERIFY_THROWS_EXCEPTION(
+        ModelError, buildPreset<float>("scatter-linear", SampleShape::features(784), 10, 1));
   }
 
   void sameResultWithOneOrTwoThreads() {
