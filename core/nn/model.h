@@ -125,6 +125,10 @@ template <class Scalar>
 Model<Scalar> buildPreset(const std::string& preset, const data::SampleShape& input, int classes,
                           std::uint64_t seed, const PresetOptions& options = {});
 std::vector<std::string> presetNames();
+// "scatter-linear" and "scatter-cnn" train on the scattering features of an image input
+// (core/nn/scattering.h): buildPreset takes the image's shape, and the model's input shape
+// is scatteringOutputShape(image) (81×7×7 for 1×28×28); the Trainer computes the features.
+bool usesScatteringFeatures(const std::string& preset);
 
 extern template class Model<float>;
 extern template class Model<double>;

@@ -6,9 +6,11 @@
 #include "core/nn/conv2d.h"
 #include "core/nn/dense.h"
 #include "core/nn/flatten.h"
+#include "core/nn/group_norm.h"
 #include "core/nn/maxpool2d.h"
 #include "core/nn/model.h"
 #include "core/nn/relu.h"
+#include "core/nn/scattering.h"
 #include "core/nn/tanh.h"
 
 namespace epsilon::nn {
@@ -63,14 +65,38 @@ void buildLenet5(Model<Scalar>& model, int classes) {
   model.add(std::make_unique<Dense<Scalar>>(classes));
 }
 
+// Tramèr & Boneh (ICLR 2021, §3 and App. B): ScatterNet features (J = 2, L = 8), each
+// example's 81 channels normalised in 27 groups of 3 without an affine map, then a linear
+// classifier or a small tanh CNN (conv 3×3 → GroupNorm → tanh, max-pool, conv, GroupNorm,
+// tanh, linear). The model's input is the features, computed once per data set.
+template <class Scalar>
+void buildScatter(Model<Scalar>& model, int classes, bool cnn) {
+  model.add(std::make_unique<GroupNorm<Scalar>>(27, false));
+  if (cnn) {
+    for (int filters : {16, 32}) {
+      model.add(std::make_unique<Conv2D<Scalar>>(filters, 3, 1, Padding::Same));
+      model.add(std::make_unique<GroupNorm<Scalar>>(4));
+      model.add(std::make_unique<Tanh<Scalar>>());
+      if (filters == 16) model.add(std::make_unique<MaxPool2D<Scalar>>(2, 2));
+    }
+  }
+  model.add(std::make_unique<Flatten<Scalar>>());
+  model.add(std::make_unique<Dense<Scalar>>(classes));
+}
+
 bool isConvolutional(const std::string& preset) {
-  return preset == "tfp-cnn" || preset == "tfp-cnn-tanh" || preset == "lenet5";
+  return preset == "tfp-cnn" || preset == "tfp-cnn-tanh" || preset == "lenet5" ||
+         usesScatteringFeatures(preset);
 }
 
 }  // namespace
 
+bool usesScatteringFeatures(const std::string& preset) {
+  return preset == "scatter-linear" || preset == "scatter-cnn";
+}
+
 std::vector<std::string> presetNames() {
-  return {"logistic", "mlp", "tfp-cnn", "tfp-cnn-tanh", "lenet5"};
+  return {"logistic", "mlp", "tfp-cnn", "tfp-cnn-tanh", "lenet5", "scatter-linear", "scatter-cnn"};
 }
 
 template <class Scalar>
@@ -98,9 +124,11 @@ Model<Scalar> buildPreset(const std::string& preset, const data::SampleShape& in
       throw ModelError(where + ": expected hidden widths >= 1, found " + std::to_string(width));
 
   Model<Scalar> model;
-  model.setInputShape(input);
   try {
-    if (preset == "logistic") {
+    model.setInputShape(usesScatteringFeatures(preset) ? scatteringOutputShape(input) : input);
+    if (usesScatteringFeatures(preset)) {
+      buildScatter(model, classes, preset == "scatter-cnn");
+    } else if (preset == "logistic") {
       addFlattenIfImage(model, input);
       model.add(std::make_unique<Dense<Scalar>>(classes));
     } else if (preset == "mlp") {

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 
@@ -11,6 +12,7 @@
 #include "core/optim/optimizer.h"
 #include "core/privacy/privatizer.h"
 #include "core/train/evaluation.h"
+#include "core/train/feature_cache.h"
 #include "core/train/privacy_tracker.h"
 #include "core/train/private_gradient.h"
 #include "core/train/sampler.h"
@@ -65,6 +67,7 @@ class Run {
   bool trainStep(long long step, RunResult& result);
   void reportStep(long long done);
   void pace(Clock::time_point trainingStart, long long done) const;
+  void prepareFeatures();
 
   ExperimentConfig m_config;
   std::shared_ptr<const data::Dataset> m_dataset;
@@ -95,13 +98,15 @@ void Run::setUp() {
   if (!m_dataset) {
     m_dataset = std::make_shared<const data::Dataset>(data::loadDataset(m_config.dataset.name, m_config.dataset.options));
   }
+  const data::SampleShape inputShape = m_dataset->shape;
+  if (nn::usesScatteringFeatures(m_config.model.preset)) prepareFeatures();
   const data::Dataset& data = *m_dataset;
   m_config.validateFor(data);
   const long long n = data.train.size();
   m_stepsPerEpoch = m_config.stepsPerEpoch(n);
   m_totalSteps = m_config.totalSteps(n);
   m_model = std::make_unique<nn::Model<float>>(nn::buildPreset<float>(
-      m_config.model.preset, data.shape, data.classCount(), m_config.training.seed,
+      m_config.model.preset, inputShape, data.classCount(), m_config.training.seed,
       nn::PresetOptions{m_config.model.hiddenWidths}));
 
   const PrivacyConfig& p = m_config.privacy;
@@ -128,6 +133,24 @@ void Run::setUp() {
   m_gradient = std::make_unique<PrivateGradient>(*m_model, *m_privatizer, p.microbatchSize, m_config.microbatchSlots(),
                                                  expectedUnits, m_config.training.seed, p.secureNoise);
   m_gradient->setRecordNorms(m_config.training.gradientNorms);
+}
+
+// The scattering presets train on fixed features of the data set, computed once (then
+// taken from the memory or disk cache) and reported as status events, about every 5 %.
+void Run::prepareFeatures() {
+  std::mutex mutex;
+  long long reported = -1;
+  m_dataset = scatteringFeatures(*m_dataset, {}, {}, [&](long long done, long long total) {
+    std::lock_guard lock(mutex);  // progress arrives from the transform's worker threads
+    const long long twentieth = done * 20 / std::max(1LL, total);
+    if (twentieth == reported) return;
+    reported = twentieth;
+    ProgressEvent e;
+    e.status = RunStatus::Running;
+    e.message = "computing scattering features: " + std::to_string(done) + " of " +
+                std::to_string(total) + " images";
+    emit(std::move(e));
+  });
 }
 
 ProgressEvent Run::evaluationEvent(long long step, const Window& window) {

@@ -10,6 +10,7 @@
 #include "core/nn/conv2d.h"
 #include "core/nn/dense.h"
 #include "core/nn/flatten.h"
+#include "core/nn/group_norm.h"
 #include "core/nn/loss.h"
 #include "core/nn/maxpool2d.h"
 #include "core/nn/relu.h"
@@ -227,6 +228,15 @@ class TestNnLayers : public QObject {
     MaxPool2D<double> strided(2, 2);  // odd width: the last column is dropped
     verifyErrors(checkLayer(strided, SampleShape::image(3, 6, 7), 2, 70), 1e-7);
     QVERIFY_THROWS_EXCEPTION(ModelError, strided.configure(SampleShape::image(1, 1, 8)));
+  }
+
+  void groupNormGradients() {
+    GroupNorm<double> affine(3);  // 6 channels in 3 groups of 2, γ' and β random
+    verifyErrors(checkLayer(affine, SampleShape::image(6, 3, 2), 3, 110), 1e-7);
+    GroupNorm<double> plain(2, false);  // no parameters: the input gradient only
+    verifyErrors(checkLayer(plain, SampleShape::image(4, 2, 3), 2, 120), 1e-7);
+    GroupNorm<double> single(1);  // one group over a flat vector (layer norm)
+    verifyErrors(checkLayer(single, SampleShape::features(5), 2, 130), 1e-7);
   }
 
   void elementwiseGradients() {
