@@ -20,6 +20,8 @@ enum class RandomPurpose : std::uint32_t {
   SyntheticData = 5,
   DataSplit = 6,
   Shuffle = 7,
+  PcaSample = 8,
+  PcaNoise = 9,
   Test = 99,
 };
 
