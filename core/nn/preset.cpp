@@ -8,6 +8,7 @@
 #include "core/nn/flatten.h"
 #include "core/nn/maxpool2d.h"
 #include "core/nn/model.h"
+#include "core/nn/projection.h"
 #include "core/nn/relu.h"
 #include "core/nn/tanh.h"
 
@@ -63,6 +64,15 @@ void buildLenet5(Model<Scalar>& model, int classes) {
   model.add(std::make_unique<Dense<Scalar>>(classes));
 }
 
+// Abadi et al. 2016, §5.1: a 60-dimensional DP-PCA projection, one 1,000-unit ReLU layer.
+template <class Scalar>
+void buildPcaMlp(Model<Scalar>& model, int classes, const PresetOptions& options) {
+  model.add(std::make_unique<Projection<Scalar>>(options.projectionDims, options.projection));
+  model.add(std::make_unique<Dense<Scalar>>(1000));
+  model.add(std::make_unique<Relu<Scalar>>());
+  model.add(std::make_unique<Dense<Scalar>>(classes));
+}
+
 bool isConvolutional(const std::string& preset) {
   return preset == "tfp-cnn" || preset == "tfp-cnn-tanh" || preset == "lenet5";
 }
@@ -70,7 +80,7 @@ bool isConvolutional(const std::string& preset) {
 }  // namespace
 
 std::vector<std::string> presetNames() {
-  return {"logistic", "mlp", "tfp-cnn", "tfp-cnn-tanh", "lenet5"};
+  return {"logistic", "mlp", "tfp-cnn", "tfp-cnn-tanh", "lenet5", "pca-mlp"};
 }
 
 template <class Scalar>
@@ -112,6 +122,8 @@ Model<Scalar> buildPreset(const std::string& preset, const data::SampleShape& in
       model.add(std::make_unique<Dense<Scalar>>(classes));
     } else if (preset == "tfp-cnn" || preset == "tfp-cnn-tanh") {
       buildTfpCnn(model, classes, preset == "tfp-cnn-tanh");
+    } else if (preset == "pca-mlp") {
+      buildPcaMlp(model, classes, options);
     } else {
       buildLenet5(model, classes);
     }
