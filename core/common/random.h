@@ -21,6 +21,8 @@ enum class RandomPurpose : std::uint32_t {
   DataSplit = 6,
   Shuffle = 7,
   Audit = 8,  // canaries, their inclusion and the attack's member sample (core/audit)
+  PcaSample = 9,
+  PcaNoise = 10,
   Test = 99,
 };
 

@@ -116,10 +116,14 @@ class Model {
 };
 
 // Network presets that adapt to the input shape and class count:
-//   "logistic", "mlp" (hidden widths, default {256}), "tfp-cnn", "tfp-cnn-tanh", "lenet5".
+//   "logistic", "mlp" (hidden widths, default {256}), "tfp-cnn", "tfp-cnn-tanh", "lenet5",
+//   "pca-mlp" (a fixed DP-PCA projection, Dense(1000), ReLU, Dense(classes); Abadi et al. 2016).
 // Throws ModelError naming the preset and the shape when it cannot take the input.
 struct PresetOptions {
   std::vector<int> hiddenWidths{256};  // for "mlp"
+  // "pca-mlp": k and the d × k DP-PCA projection (null: built, but refuses to run).
+  int projectionDims = 60;
+  std::shared_ptr<const Eigen::MatrixXd> projection;
 };
 template <class Scalar>
 Model<Scalar> buildPreset(const std::string& preset, const data::SampleShape& input, int classes,

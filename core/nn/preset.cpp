@@ -9,6 +9,7 @@
 #include "core/nn/group_norm.h"
 #include "core/nn/maxpool2d.h"
 #include "core/nn/model.h"
+#include "core/nn/projection.h"
 #include "core/nn/relu.h"
 #include "core/nn/scattering.h"
 #include "core/nn/tanh.h"
@@ -65,6 +66,15 @@ void buildLenet5(Model<Scalar>& model, int classes) {
   model.add(std::make_unique<Dense<Scalar>>(classes));
 }
 
+// Abadi et al. 2016, §5.1: a 60-dimensional DP-PCA projection, one 1,000-unit ReLU layer.
+template <class Scalar>
+void buildPcaMlp(Model<Scalar>& model, int classes, const PresetOptions& options) {
+  model.add(std::make_unique<Projection<Scalar>>(options.projectionDims, options.projection));
+  model.add(std::make_unique<Dense<Scalar>>(1000));
+  model.add(std::make_unique<Relu<Scalar>>());
+  model.add(std::make_unique<Dense<Scalar>>(classes));
+}
+
 // Tramèr & Boneh (ICLR 2021, §3 and App. B): ScatterNet features (J = 2, L = 8), each
 // example's 81 channels normalised in 27 groups of 3 without an affine map, then a linear
 // classifier or a small tanh CNN (conv 3×3 → GroupNorm → tanh, max-pool, conv, GroupNorm,
@@ -96,7 +106,7 @@ bool usesScatteringFeatures(const std::string& preset) {
 }
 
 std::vector<std::string> presetNames() {
-  return {"logistic", "mlp", "tfp-cnn", "tfp-cnn-tanh", "lenet5", "scatter-linear", "scatter-cnn"};
+  return {"logistic", "mlp", "tfp-cnn", "tfp-cnn-tanh", "lenet5", "scatter-linear", "scatter-cnn", "pca-mlp"};
 }
 
 template <class Scalar>
@@ -140,6 +150,8 @@ Model<Scalar> buildPreset(const std::string& preset, const data::SampleShape& in
       model.add(std::make_unique<Dense<Scalar>>(classes));
     } else if (preset == "tfp-cnn" || preset == "tfp-cnn-tanh") {
       buildTfpCnn(model, classes, preset == "tfp-cnn-tanh");
+    } else if (preset == "pca-mlp") {
+      buildPcaMlp(model, classes, options);
     } else {
       buildLenet5(model, classes);
     }

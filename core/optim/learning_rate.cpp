@@ -1,5 +1,6 @@
 #include "core/optim/learning_rate.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cmath>
 #include <string>
@@ -18,6 +19,8 @@ double LearningRateSchedule::at(long long step) const {
       return initial * std::pow(decayRate, std::floor(t / decaySteps));
     case LearningRateDecay::Exponential:
       return initial * std::pow(decayRate, t / decaySteps);
+    case LearningRateDecay::Linear:
+      return initial * (1.0 - (1.0 - decayRate) * std::min(t / decaySteps, 1.0));
   }
   return initial;
 }
@@ -35,7 +38,7 @@ void LearningRateSchedule::validate() const {
   }
 }
 
-std::vector<std::string> learningRateDecayNames() { return {"constant", "step", "exp"}; }
+std::vector<std::string> learningRateDecayNames() { return {"constant", "step", "exp", "linear"}; }
 
 std::string learningRateDecayName(LearningRateDecay decay) {
   return learningRateDecayNames().at(static_cast<std::size_t>(decay));
@@ -46,7 +49,7 @@ LearningRateDecay parseLearningRateDecay(const std::string& text, const std::str
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (names[i] == text) return static_cast<LearningRateDecay>(i);
   }
-  throw ConfigError(field + ": expected one of constant, step, exp, got '" + text + "'");
+  throw ConfigError(field + ": expected one of constant, step, exp, linear, got '" + text + "'");
 }
 
 }  // namespace epsilon::optim

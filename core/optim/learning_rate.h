@@ -7,7 +7,7 @@
 
 namespace epsilon::optim {
 
-enum class LearningRateDecay { Constant, Step, Exponential };
+enum class LearningRateDecay { Constant, Step, Exponential, Linear };
 
 struct LearningRateSchedule {
   double initial = 0.1;                          // η₀
@@ -16,7 +16,9 @@ struct LearningRateSchedule {
   double decaySteps = 1000;                      // period of the decay, in steps
 
   // Constant: η₀. Step: η₀·γ^⌊t/T⌋. Exponential: η₀·γ^(t/T) (Keras's ExponentialDecay
-  // without and with `staircase`). t is the 0-based step.
+  // without and with `staircase`). Linear: η₀·(1 − (1 − γ)·min(t/T, 1)), from η₀ down to γ·η₀
+  // over T steps, then held (Abadi et al. 2016, §5.1: 0.1 to 0.052 over 10 epochs). t is the
+  // 0-based step.
   double at(long long step) const;
   // Throws ConfigError naming "optimizer.learning_rate", "optimizer.lr_decay_rate", ...
   void validate() const;

@@ -102,6 +102,12 @@ Calibration calibrateNoiseMultiplier(const std::function<double(double)>& epsilo
 
 Calibration calibrateDpSgd(AccountantKind kind, double sampleRate, long long steps, double delta,
                            double targetEpsilon, CalibrationOptions options) {
+  return calibrateDpSgd(kind, sampleRate, steps, delta, targetEpsilon, NoOpEvent{}, options);
+}
+
+Calibration calibrateDpSgd(AccountantKind kind, double sampleRate, long long steps, double delta,
+                           double targetEpsilon, const DpEvent& fixedEvent,
+                           CalibrationOptions options) {
   if (!(sampleRate > 0.0 && sampleRate <= 1.0)) {
     throw PrivacyError("calibration: sample rate must be in (0, 1], got " + number(sampleRate));
   }
@@ -109,15 +115,27 @@ Calibration calibrateDpSgd(AccountantKind kind, double sampleRate, long long ste
     throw PrivacyError("calibration: steps must be >= 1, got " + std::to_string(steps));
   }
   requireDeltaArgument(delta);
+  const bool hasFixed = fixedEvent.as<NoOpEvent>() == nullptr;
+  if (hasFixed) {
+    const auto alone = makeAccountant(kind);
+    alone->compose(fixedEvent);
+    const double fixedEpsilon = alone->epsilon(delta);
+    if (!(fixedEpsilon < targetEpsilon)) {
+      throw PrivacyError("target ε " + number(targetEpsilon) + " cannot be reached: " +
+                         describe(fixedEvent) + " alone costs ε = " + number(fixedEpsilon) +
+                         " (held fixed; only the DP-SGD noise is calibrated)");
+    }
+  }
   if (kind == AccountantKind::Pld) {
-    const Calibration rdp =
-        calibrateDpSgd(AccountantKind::Rdp, sampleRate, steps, delta, targetEpsilon, options);
+    const Calibration rdp = calibrateDpSgd(AccountantKind::Rdp, sampleRate, steps, delta,
+                                           targetEpsilon, fixedEvent, options);
     options.initialNoiseMultiplier = rdp.noiseMultiplier;
     options.bracketFactor = 1.25;
   }
   return calibrateNoiseMultiplier(
       [&](double sigma) {
         const auto accountant = makeAccountant(kind);
+        if (hasFixed) accountant->compose(fixedEvent);
         accountant->compose(dpSgdStepEvent(sampleRate, sigma), steps);
         return accountant->epsilon(delta);
       },

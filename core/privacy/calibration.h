@@ -46,4 +46,12 @@ Calibration calibrateNoiseMultiplier(const std::function<double(double)>& epsilo
 Calibration calibrateDpSgd(AccountantKind kind, double sampleRate, long long steps, double delta,
                            double targetEpsilon, CalibrationOptions options = {});
 
+// The same with a one-time release before the steps held fixed (the DP-PCA projection of
+// Abadi et al. 2016, §5): only the DP-SGD σ is calibrated, the fixed event's noise is not
+// touched. Throws PrivacyError "target ε … cannot be reached: <event> alone costs ε …" when
+// the fixed part already spends the budget.
+Calibration calibrateDpSgd(AccountantKind kind, double sampleRate, long long steps, double delta,
+                           double targetEpsilon, const DpEvent& fixedEvent,
+                           CalibrationOptions options = {});
+
 }  // namespace epsilon::privacy

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/common/errors.h"
+#include "core/privacy/dp_pca.h"
 #include "core/privacy/pld_accountant.h"
 #include "core/privacy/rdp_accountant.h"
 
@@ -30,6 +31,10 @@ void validateRun(const PrivacyRunDescription& run) {
   if (!(run.delta > 0.0 && run.delta < 1.0)) {
     throw PrivacyError("privacy.delta: expected a value in (0, 1), got " +
                        std::to_string(run.delta));
+  }
+  if (run.pca && (!(run.pcaNoiseMultiplier >= 0.0) || !std::isfinite(run.pcaNoiseMultiplier))) {
+    throw PrivacyError("model.pca_noise: expected a finite noise multiplier >= 0, got " +
+                       std::to_string(run.pcaNoiseMultiplier));
   }
   if (run.privatizer == PrivatizerKind::None) return;
   const std::size_t count = run.noiseMultipliers.size();
@@ -121,6 +126,8 @@ std::vector<std::pair<DpEvent, long long>> privacyEvents(const PrivacyRunDescrip
                                                          bool nominal) {
   validateRun(run);
   std::vector<std::pair<DpEvent, long long>> events;
+  // The projection is released before the first step, once, whatever the privatizer.
+  if (run.pca) events.emplace_back(dpPcaEvent(run.pcaNoiseMultiplier), 1);
   if (run.steps == 0) return events;
   if (run.privatizer == PrivatizerKind::None) {
     events.emplace_back(NonPrivateEvent{}, run.steps);
@@ -157,6 +164,10 @@ PrivacyReport privacyReport(const PrivacyRunDescription& run) {
   report.samplingLabel = run.sampling == SamplingKind::Poisson
                              ? "Poisson sampling"
                              : "assumes Poisson sampling (batches were shuffled)";
+  if (run.pca) {
+    report.pcaLabel = dpPcaLabel(run.pcaNoiseMultiplier, run.pcaSampleFraction);
+    report.pcaEpsilon = dpPcaEpsilon(run.accountant, run.pcaNoiseMultiplier, run.delta);
+  }
   if (run.privatizer == PrivatizerKind::None) {
     report.epsilon = std::numeric_limits<double>::infinity();
     report.isGuarantee = false;
@@ -209,27 +220,46 @@ double adaptiveGradientNoiseMultiplier(double targetNoiseMultiplier, double coun
 }
 
 std::vector<double> epsilonOverSteps(AccountantKind kind, double sampleRate, double noiseMultiplier,
-                                     double delta, std::span<const long long> steps) {
+                                     double delta, std::span<const long long> steps,
+                                     std::optional<double> pcaNoiseMultiplier) {
   std::vector<double> epsilons;
   epsilons.reserve(steps.size());
+  const DpEvent once = pcaNoiseMultiplier ? dpPcaEvent(*pcaNoiseMultiplier) : DpEvent{};
   if (kind == AccountantKind::Rdp) {
     RdpAccountant single;
     single.compose(dpSgdStepEvent(sampleRate, noiseMultiplier));
     requireDeltaArgument(delta);
     const std::vector<double> curve = single.rdpCurve();
+    // RDP composes additively (Mironov 2017, Prop. 1): t steps plus the one-time release.
+    std::vector<double> onceCurve(curve.size(), 0.0);
+    if (pcaNoiseMultiplier) {
+      RdpAccountant pca;
+      pca.compose(once);
+      onceCurve = pca.rdpCurve();
+    }
     std::vector<double> scaled(curve.size());
     for (long long t : steps) {
-      for (std::size_t k = 0; k < curve.size(); ++k) scaled[k] = static_cast<double>(t) * curve[k];
-      epsilons.push_back(t <= 0 ? 0.0 : epsilonFromRdp(single.orders(), scaled, delta).epsilon);
+      for (std::size_t k = 0; k < curve.size(); ++k)
+        scaled[k] = static_cast<double>(std::max(0LL, t)) * curve[k] + onceCurve[k];
+      const bool nothing = t <= 0 && !pcaNoiseMultiplier;
+      epsilons.push_back(nothing ? 0.0 : epsilonFromRdp(single.orders(), scaled, delta).epsilon);
     }
     return epsilons;
   }
   for (long long t : steps) {
     PldAccountant accountant;
+    if (pcaNoiseMultiplier) accountant.compose(once);
     accountant.compose(dpSgdStepEvent(sampleRate, noiseMultiplier), std::max(0LL, t));
     epsilons.push_back(accountant.epsilon(delta));
   }
   return epsilons;
+}
+
+double dpPcaEpsilon(AccountantKind kind, double pcaNoiseMultiplier, double delta) {
+  requireDeltaArgument(delta);
+  const auto accountant = makeAccountant(kind);
+  accountant->compose(dpPcaEvent(pcaNoiseMultiplier));
+  return accountant->epsilon(delta);
 }
 
 }  // namespace epsilon::privacy

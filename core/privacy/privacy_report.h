@@ -38,6 +38,11 @@ struct PrivacyRunDescription {
   double delta = 1e-5;
   AccountantKind accountant = AccountantKind::Rdp;
   RdpConversion conversion = RdpConversion::Improved;
+  // A DP-PCA projection released once before the first step (Abadi et al. 2016, §5), composed
+  // with the steps: Gaussian(σ_pca) on the data, no amplification by its sample claimed.
+  bool pca = false;
+  double pcaNoiseMultiplier = 0.0;  // σ_pca; 0 releases the sample's PCA without noise
+  double pcaSampleFraction = 0.1;   // f, for the label only
 };
 
 inline constexpr const char* kNominalLabel = "nominal — not a DP guarantee";
@@ -54,6 +59,8 @@ struct PrivacyReport {
   std::optional<double> nominalEpsilon;   // tanh only
   std::string nominalLabel;               // kNominalLabel when nominalEpsilon is set
   bool noiseMultipliersRounded = false;   // σ_t rounded down (pessimistic) to a 0.1% grid
+  std::string pcaLabel;                   // "PCA: σ 7 on 10% of the data (…)" when run.pca
+  std::optional<double> pcaEpsilon;       // ε of the PCA release alone, same δ and accountant
 };
 
 // The accounted events of the run with their counts, consecutive equal steps merged.
@@ -72,8 +79,14 @@ PrivacyReport privacyReport(const PrivacyRunDescription& run);
 double adaptiveGradientNoiseMultiplier(double targetNoiseMultiplier, double countNoiseStd);
 
 // ε after each of `steps` (sorted) DP-SGD steps at (q, σ, δ): the privacy preview curve.
-// RDP computes the curve once and scales it; PLD composes afresh at each point.
+// RDP computes the curve once and scales it; PLD composes afresh at each point. With
+// `pcaNoiseMultiplier`, a DP-PCA release (Gaussian(σ_pca)) comes before step 1 and is in
+// every point, step 0 included.
 std::vector<double> epsilonOverSteps(AccountantKind kind, double sampleRate, double noiseMultiplier,
-                                     double delta, std::span<const long long> steps);
+                                     double delta, std::span<const long long> steps,
+                                     std::optional<double> pcaNoiseMultiplier = std::nullopt);
+
+// ε of one DP-PCA release alone (Gaussian(σ_pca), no sampling) at δ: what it adds at most.
+double dpPcaEpsilon(AccountantKind kind, double pcaNoiseMultiplier, double delta);
 
 }  // namespace epsilon::privacy

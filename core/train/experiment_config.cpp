@@ -7,6 +7,7 @@
 #include "core/common/errors.h"
 #include "core/common/text.h"
 #include "core/nn/model.h"
+#include "core/privacy/dp_pca.h"
 
 namespace epsilon::train {
 
@@ -25,6 +26,11 @@ void validateModel(const ModelConfig& model) {
   }
   for (int width : model.hiddenWidths) {
     if (width < 1 || width > 65536) bad("model.hidden", "widths in [1, 65536]", std::to_string(width));
+  }
+  if (model.usesPca()) {
+    // The input's feature count also bounds k; validateFor() checks that against the data.
+    if (model.pcaDims < 1) bad("model.pca_dims", "an integer >= 1", std::to_string(model.pcaDims));
+    privacy::validateDpPcaOptions({model.pcaDims, model.pcaNoise, model.pcaSampleFraction, 1}, model.pcaDims);
   }
 }
 
@@ -87,6 +93,10 @@ void ExperimentConfig::validateFor(const data::Dataset& data) const {
   const long long n = data.train.size();
   if (n < 1) bad("dataset.name", "a data set with training examples", "'" + data.name + "' with none");
   if (data.test.size() < 1) bad("dataset.name", "a data set with test examples", "'" + data.name + "' with none");
+  if (model.usesPca()) {
+    privacy::validateDpPcaOptions({model.pcaDims, model.pcaNoise, model.pcaSampleFraction, 1},
+                                  data.shape.featureCount());
+  }
   if (training.lotSize > n) {
     bad("training.lot_size", "at most the " + std::to_string(n) + " training examples of '" + data.name + "'",
         std::to_string(training.lotSize));

@@ -31,6 +31,12 @@ struct DatasetConfig {
 struct ModelConfig {
   std::string preset = "mlp";           // see nn::presetNames()
   std::vector<int> hiddenWidths{256};   // "mlp" only
+  // "pca-mlp" only: the DP-PCA input projection (Abadi et al. 2016, §5), computed once per run
+  // before the first step; its release is accounted with the steps.
+  int pcaDims = 60;                // k: principal directions kept
+  double pcaNoise = 7.0;           // σ_pca: noise multiplier on AᵀA (sensitivity 1)
+  double pcaSampleFraction = 0.1;  // f: share of the training set the covariance is formed from
+  bool usesPca() const { return preset == "pca-mlp"; }
 };
 
 struct PrivacyConfig {

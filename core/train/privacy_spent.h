@@ -23,6 +23,7 @@ struct PrivacySpent {
   std::string status;                // "DP guarantee", "no privacy", or why it is not proven
   double order = kNotMeasured;       // the RDP order that attains ε (RDP only)
   bool noiseRounded = false;         // σ_t rounded down to a 1% grid for PLD (pessimistic)
+  std::string pcaLabel;              // "PCA: σ 7 on 10% of the data (…)"; empty without PCA
 };
 
 }  // namespace epsilon::train

@@ -5,6 +5,7 @@
 #include <limits>
 #include <vector>
 
+#include "core/privacy/dp_pca.h"
 #include "core/privacy/rdp_accountant.h"
 
 namespace epsilon::train {
@@ -63,6 +64,13 @@ PrivacyTracker::PrivacyTracker(const PrivacyTrackerSetup& setup) : m_impl(std::m
   m_impl->honest = privacy::makeAccountant(m_impl->kind());
   if (setup.privatizer == privacy::PrivatizerKind::Tanh) m_impl->nominal = privacy::makeAccountant(m_impl->kind());
   m_impl->unprotected = setup.privatizer == privacy::PrivatizerKind::None;
+  if (setup.pca) {
+    // The projection was computed before the first step: it counts from step 0 on.
+    const privacy::DpEvent pca = privacy::dpPcaEvent(setup.pcaNoiseMultiplier);
+    m_impl->honest->compose(pca);
+    if (m_impl->nominal) m_impl->nominal->compose(pca);
+    m_impl->unprotected = m_impl->unprotected || pca.as<privacy::NonPrivateEvent>() != nullptr;
+  }
 }
 
 PrivacyTracker::~PrivacyTracker() = default;
@@ -92,7 +100,8 @@ PrivacySpent PrivacyTracker::spent() {
   s.delta = m.setup.delta;
   s.accountant = privacy::accountantKindName(m.kind());
   s.sampling = m.poisson() ? "Poisson sampling" : "assumes Poisson sampling (batches were shuffled)";
-  if (m.steps == 0) {
+  if (m.setup.pca) s.pcaLabel = privacy::dpPcaLabel(m.setup.pcaNoiseMultiplier, m.setup.pcaSampleFraction);
+  if (m.steps == 0 && !m.setup.pca) {
     s.epsilon = 0.0;
     s.isGuarantee = m.poisson() && !m.unprotected;
     s.status = m.unprotected ? "no privacy" : "nothing released yet";

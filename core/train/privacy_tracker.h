@@ -2,7 +2,8 @@
 // step's noise multiplier; at an evaluation the pending steps are turned into events by the
 // privacy report's rules (core/privacy/privacy_report.h: honest tanh sensitivity, adaptive
 // clipping's count release, merged equal steps) and composed into one accountant kept for
-// the whole run, so ε over a run costs one composition per evaluation.
+// the whole run, so ε over a run costs one composition per evaluation. A one-time release
+// before training (the DP-PCA projection) is composed at construction.
 #pragma once
 
 #include <memory>
@@ -17,11 +18,16 @@ namespace epsilon::train {
 struct PrivacyTrackerSetup {
   privacy::PrivatizerKind privatizer = privacy::PrivatizerKind::Clip;
   privacy::SamplingKind sampling = privacy::SamplingKind::Poisson;
-  double sampleRate = 0.0;       // q = L/N
+  double sampleRate = 0.0;  // q = L/N
   double delta = 1e-5;
   privacy::AccountantKind accountant = privacy::AccountantKind::Rdp;
   long long parameterCount = 0;  // tanh: the honest sensitivity is c·√P
   double countNoiseStd = 0.0;    // adaptive: σ_b
+  // A DP-PCA projection released before the first step (Abadi et al. 2016, §5): composed
+  // once, at construction, into every ε this tracker reports.
+  bool pca = false;
+  double pcaNoiseMultiplier = 0.0;  // σ_pca (0: released without noise, no guarantee)
+  double pcaSampleFraction = 0.1;
 };
 
 class PrivacyTracker {

@@ -10,6 +10,7 @@
 #include "core/data/registry.h"
 #include "core/optim/learning_rate.h"
 #include "core/optim/optimizer.h"
+#include "core/privacy/dp_pca.h"
 #include "core/privacy/privatizer.h"
 #include "core/train/evaluation.h"
 #include "core/train/feature_cache.h"
@@ -105,9 +106,20 @@ void Run::setUp() {
   const long long n = data.train.size();
   m_stepsPerEpoch = m_config.stepsPerEpoch(n);
   m_totalSteps = m_config.totalSteps(n);
+  nn::PresetOptions presetOptions;
+  presetOptions.hiddenWidths = m_config.model.hiddenWidths;
+  if (m_config.model.usesPca()) {
+    // Abadi et al. 2016, §5: the projection is computed once, here, before the first step;
+    // the tracker below accounts its release.
+    emit({.kind = EventKind::Status, .status = RunStatus::Running, .message = "computing the DP-PCA projection"});
+    const privacy::DpPcaOptions pca{m_config.model.pcaDims, m_config.model.pcaNoise, m_config.model.pcaSampleFraction,
+                                    m_config.training.seed};
+    presetOptions.projectionDims = pca.dims;
+    const privacy::DpPcaResult projection = privacy::dpPca(data.train.features, pca);
+    presetOptions.projection = std::make_shared<const Eigen::MatrixXd>(projection.projection);
+  }
   m_model = std::make_unique<nn::Model<float>>(nn::buildPreset<float>(
-      m_config.model.preset, inputShape, data.classCount(), m_config.training.seed,
-      nn::PresetOptions{m_config.model.hiddenWidths}));
+      m_config.model.preset, inputShape, data.classCount(), m_config.training.seed, presetOptions));
 
   const PrivacyConfig& p = m_config.privacy;
   m_private = p.privatizer.kind != privacy::PrivatizerKind::None;
@@ -129,6 +141,9 @@ void Run::setUp() {
   setup.accountant = p.accountant;
   setup.parameterCount = m_model->parameterCount();
   setup.countNoiseStd = m_privatizer->countNoiseStddev();
+  setup.pca = m_config.model.usesPca();
+  setup.pcaNoiseMultiplier = m_config.model.pcaNoise;
+  setup.pcaSampleFraction = m_config.model.pcaSampleFraction;
   m_tracker = std::make_unique<PrivacyTracker>(setup);
   m_gradient = std::make_unique<PrivateGradient>(*m_model, *m_privatizer, p.microbatchSize, m_config.microbatchSlots(),
                                                  expectedUnits, m_config.training.seed, p.secureNoise);

@@ -13,6 +13,7 @@
 #include "core/nn/group_norm.h"
 #include "core/nn/loss.h"
 #include "core/nn/maxpool2d.h"
+#include "core/nn/projection.h"
 #include "core/nn/relu.h"
 #include "core/nn/tanh.h"
 #include "tests/core/nn/nn_test_support.h"
@@ -247,6 +248,14 @@ class TestNnLayers : public QObject {
     Flatten<double> flatten;
     QCOMPARE(flatten.configure(SampleShape::image(2, 3, 4)), SampleShape::features(24));
     verifyErrors(checkLayer(flatten, SampleShape::image(2, 3, 4), 2, 100), 1e-7);
+  }
+
+  void projectionGradients() {
+    // The fixed DP-PCA projection: no parameters, input gradient outGrad·Pᵀ, on an image input.
+    auto matrix = std::make_shared<const Eigen::MatrixXd>(randomMatrix<double>(12, 5, 110));
+    Projection<double> projection(5, matrix);
+    verifyErrors(checkLayer(projection, SampleShape::image(3, 2, 2), 3, 120), 1e-7);
+    QCOMPARE(projection.parameterCount(), Eigen::Index(0));
   }
 
   void lossGradientMatchesFiniteDifferences() {

@@ -32,6 +32,17 @@ class TestLearningRate : public QObject {
     QVERIFY(qFuzzyCompare(s.at(20), 0.05));
   }
 
+  void linearDecay() {
+    // Abadi et al. 2016, §5.1: 0.1 falling linearly to 0.052 over 10 epochs, then held.
+    const LearningRateSchedule s{.initial = 0.1, .decay = LearningRateDecay::Linear, .decayRate = 0.52, .decaySteps = 100};
+    QVERIFY(qFuzzyCompare(s.at(0), 0.1));
+    QVERIFY(qFuzzyCompare(s.at(50), 0.076));
+    QVERIFY(qFuzzyCompare(s.at(100), 0.052));
+    QVERIFY(qFuzzyCompare(s.at(1000), 0.052));
+    QCOMPARE(parseLearningRateDecay("linear"), LearningRateDecay::Linear);
+    QCOMPARE(learningRateDecayName(LearningRateDecay::Linear), std::string("linear"));
+  }
+
   void validation() {
     QVERIFY_THROWS_EXCEPTION(epsilon::ConfigError, (LearningRateSchedule{.initial = -1}.validate()));
     QVERIFY_THROWS_EXCEPTION(epsilon::ConfigError,
