@@ -1,16 +1,11 @@
 #include "audit_plot.h"
 
-#include <QChart>
-#include <QLineSeries>
-#include <QLogValueAxis>
-#include <QPainter>
 #include <algorithm>
 #include <cmath>
-#include <memory>
 #include <vector>
 
-#include "ui/chart_export.h"
-#include "ui/run_charts.h"
+#include "reproduce_plot.h"
+#include "ui/io/figure_file.h"
 
 namespace epsilon::cli {
 
@@ -19,12 +14,10 @@ namespace {
 // Log axes cannot show 0: rates are drawn from 1e-4 up (a rate of 0 sits on the axis).
 constexpr double kFloor = 1e-4;
 
-QLineSeries* rocSeries(const audit::RocCurve& roc, const QString& name) {
-  auto* series = new QLineSeries;
-  series->setName(name);
-  for (std::size_t i = 0; i < roc.fpr.size(); ++i) {
-    series->append(std::max(kFloor, roc.fpr[i]), std::max(kFloor, roc.tpr[i]));
-  }
+ui::FigureSeries rocSeries(const audit::RocCurve& roc, const QString& name) {
+  ui::FigureSeries series{name, ui::FigureLine::Solid, {}};
+  for (std::size_t i = 0; i < roc.fpr.size(); ++i)
+    series.points.emplace_back(std::max(kFloor, roc.fpr[i]), std::max(kFloor, roc.tpr[i]));
   return series;
 }
 
@@ -47,56 +40,31 @@ QString auditTitle(const audit::AuditResult& result, double confidence) {
 
 }  // namespace
 
-QString plotAudit(const audit::AuditResult& result, const privacy::PrivacyProfile& profile,
-                  double confidence, const QString& path) {
-  auto chart = std::make_unique<QChart>();
-  chart->setTitle(auditTitle(result, confidence));
-
+ui::Figure auditFigure(const audit::AuditResult& result, const privacy::PrivacyProfile& profile,
+                       double confidence) {
+  ui::Figure figure;
+  figure.title = auditTitle(result, confidence);
+  figure.x = {QStringLiteral("false-positive rate"), true, kFloor, 1.0};
+  figure.y = {QStringLiteral("true-positive rate"), true, kFloor, 1.0};
   std::vector<double> fprs;
   for (int i = 0; i <= 80; ++i) fprs.push_back(std::pow(10.0, -4.0 + 4.0 * i / 80.0));
   const std::vector<double> bound = privacy::tprBoundCurve(profile, fprs);
-  auto* boundSeries = new QLineSeries;
-  boundSeries->setName(QStringLiteral("accountant's bound"));
-  auto* chance = new QLineSeries;
-  chance->setName(QStringLiteral("chance"));
+  ui::FigureSeries boundSeries{QStringLiteral("accountant's bound"), ui::FigureLine::Bold, {}};
+  ui::FigureSeries chance{QStringLiteral("chance"), ui::FigureLine::Dashed, {}};
   for (std::size_t i = 0; i < fprs.size(); ++i) {
-    boundSeries->append(fprs[i], std::max(kFloor, bound[i]));
-    chance->append(fprs[i], fprs[i]);
+    boundSeries.points.emplace_back(fprs[i], std::max(kFloor, bound[i]));
+    chance.points.emplace_back(fprs[i], fprs[i]);
   }
-  QPen dashed(Qt::gray);
-  dashed.setStyle(Qt::DashLine);
-  chance->setPen(dashed);
-  QPen thick(Qt::black);
-  thick.setWidthF(2.5);
-  boundSeries->setPen(thick);
+  figure.series = {boundSeries, chance,
+                   rocSeries(result.attack.roc,
+                             QStringLiteral("members vs test (AUC %1)").arg(result.attack.auc, 0, 'f', 3)),
+                   rocSeries(result.canaryRoc, QStringLiteral("canaries (AUC %1)").arg(result.canaryAuc, 0, 'f', 3))};
+  return figure;
+}
 
-  const std::vector<QLineSeries*> all{
-      boundSeries, chance,
-      rocSeries(result.attack.roc,
-                QStringLiteral("members vs test (AUC %1)").arg(result.attack.auc, 0, 'f', 3)),
-      rocSeries(result.canaryRoc,
-                QStringLiteral("canaries (AUC %1)").arg(result.canaryAuc, 0, 'f', 3))};
-  auto* x = new QLogValueAxis;
-  auto* y = new QLogValueAxis;
-  x->setTitleText(QStringLiteral("false-positive rate"));
-  y->setTitleText(QStringLiteral("true-positive rate"));
-  for (QLogValueAxis* axis : {x, y}) {
-    axis->setRange(kFloor, 1.0);
-    axis->setLabelFormat(QStringLiteral("%g"));
-    axis->setMinorTickCount(-1);
-  }
-  chart->addAxis(x, Qt::AlignBottom);
-  chart->addAxis(y, Qt::AlignLeft);
-  for (QLineSeries* series : all) {
-    chart->addSeries(series);
-    series->attachAxis(x);
-    series->attachAxis(y);
-  }
-  chart->legend()->setAlignment(Qt::AlignBottom);
-  QChart* drawn = chart.get();
-  return ui::exportDrawing(
-      [drawn](QPainter& painter, const QRectF& target) { ui::renderChart(drawn, painter, target); },
-      path, QSize(1100, 800), 110, QStringLiteral("EpsilonLab audit"));
+QString plotAudit(const audit::AuditResult& result, const privacy::PrivacyProfile& profile,
+                  double confidence, const QString& path) {
+  return plotFigure(auditFigure(result, profile, confidence), path);
 }
 
 }  // namespace epsilon::cli

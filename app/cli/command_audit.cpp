@@ -21,7 +21,6 @@
 #include "privacy_flags.h"
 #include "reproduce_plot.h"
 #include "train_flags.h"
-#include "ui/chart_export.h"
 
 namespace epsilon::cli {
 
@@ -204,13 +203,8 @@ int runAuditCommand(const QStringList& arguments) {
     throw UsageError("--threads: expected an integer in [1, 1024], got " +
                      std::to_string(*threads));
   }
-  ui::ExportFormat format;
-  const QString plotPath = parser.value(QStringLiteral("plot"));
-  if (parser.isSet(QStringLiteral("plot")) && !ui::exportFormatForPath(plotPath, format)) {
-    throw UsageError("--plot: expected a .png, .svg or .pdf file, got '" + plotPath.toStdString() +
-                     "'");
-  }
-  if (parser.isSet(QStringLiteral("plot"))) requirePlotting("--plot");
+  if (parser.isSet(QStringLiteral("plot")))
+    requirePlotting("--plot", parser.value(QStringLiteral("plot")));
   const data::Dataset dataset = data::loadDataset(config.dataset.name, config.dataset.options);
 
   const audit::AuditResult result =

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "cli_command.h"
+#include "ui/io/figure_file.h"
 #include "ui/io/run_conversion.h"
 #include "ui/io/session_file.h"
 
@@ -58,6 +59,26 @@ void requirePlotTool(const char* flag) {
                      ", which is not installed (it is built with EPSILON_BUILD_GUI=ON)");
 }
 
+namespace {
+
+// Runs epsilonlab-plot with `arguments`; an empty string on success, else its message.
+QString runPlotProgram(const QStringList& arguments, const QString& path) {
+  QProcess process;
+  process.start(plotProgram(), arguments);
+  constexpr int kPlotTimeoutMs = 10 * 60 * 1000;  // a grid of a few dozen runs takes about a second
+  if (!process.waitForFinished(kPlotTimeoutMs)) return QStringLiteral("%1: %2 did not finish").arg(path, plotProgram());
+  if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0)
+    return QString::fromUtf8(process.readAllStandardError()).trimmed();
+  return {};
+}
+
+QStringList sizeArguments(const QString& path, QSize size, int dpi) {
+  return {QStringLiteral("--out"),    path, QStringLiteral("--width"), QString::number(size.width()),
+          QStringLiteral("--height"), QString::number(size.height()), QStringLiteral("--dpi"), QString::number(dpi)};
+}
+
+}  // namespace
+
 QString plotRecords(const std::vector<ui::RunRecord>& runs, const QString& path, const QString& caption,
                     const QString& chart, QSize size, int dpi) {
   QTemporaryDir dir;
@@ -66,18 +87,18 @@ QString plotRecords(const std::vector<ui::RunRecord>& runs, const QString& path,
   for (std::size_t i = 0; i < numbered.size(); ++i) numbered[i].id = static_cast<int>(i) + 1;
   const QString session = dir.filePath(QStringLiteral("runs.json"));
   ui::saveSession(session, numbered);
-  QStringList arguments{session, QStringLiteral("--out"), path, QStringLiteral("--width"), QString::number(size.width()),
-                        QStringLiteral("--height"), QString::number(size.height()), QStringLiteral("--dpi"),
-                        QString::number(dpi)};
+  QStringList arguments = QStringList{session} + sizeArguments(path, size, dpi);
   if (!caption.isEmpty()) arguments << QStringLiteral("--caption") << caption;
   if (!chart.isEmpty()) arguments << QStringLiteral("--chart") << chart;
-  QProcess process;
-  process.start(plotProgram(), arguments);
-  constexpr int kPlotTimeoutMs = 10 * 60 * 1000;  // a grid of a few dozen runs takes about a second
-  if (!process.waitForFinished(kPlotTimeoutMs)) return QStringLiteral("%1: %2 did not finish").arg(path, plotProgram());
-  if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0)
-    return QString::fromUtf8(process.readAllStandardError()).trimmed();
-  return {};
+  return runPlotProgram(arguments, path);
+}
+
+QString plotFigure(const ui::Figure& figure, const QString& path, QSize size, int dpi) {
+  QTemporaryDir dir;
+  if (!dir.isValid()) return QStringLiteral("%1: cannot make a temporary folder (%2)").arg(path, dir.errorString());
+  const QString file = dir.filePath(QStringLiteral("figure.json"));
+  ui::saveFigure(file, figure);
+  return runPlotProgram(QStringList{file, QStringLiteral("--figure")} + sizeArguments(path, size, dpi), path);
 }
 
 QString plotRunGrid(const std::vector<train::SweepPoint>& points, const std::vector<train::RunResult>& results,

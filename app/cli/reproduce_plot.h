@@ -10,6 +10,7 @@
 
 #include "core/train/progress.h"
 #include "core/train/sweep.h"
+#include "ui/io/figure_file.h"
 #include "ui/io/run_record.h"
 
 namespace epsilon::cli {
@@ -23,6 +24,9 @@ void requirePlotTool(const char* flag);  // the second half of requirePlotting
 // Returns an empty string on success, else a message naming the file.
 QString plotRecords(const std::vector<ui::RunRecord>& runs, const QString& path, const QString& caption,
                     const QString& chart = {}, QSize size = {1600, 1100}, int dpi = 150);
+
+// A described line chart (ui/io/figure_file.h) into a PNG, SVG or PDF.
+QString plotFigure(const ui::Figure& figure, const QString& path, QSize size = {1100, 800}, int dpi = 110);
 
 // The four charts of the runs (named by their point labels) into one PNG, SVG or PDF.
 QString plotRunGrid(const std::vector<train::SweepPoint>& points, const std::vector<train::RunResult>& results,

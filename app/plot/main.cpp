@@ -7,7 +7,9 @@
 
 #include <exception>
 
+#include "ui/charts/figure_chart.h"
 #include "ui/charts/headless_plot.h"
+#include "ui/io/figure_file.h"
 #include "ui/io/session_file.h"
 
 namespace {
@@ -24,13 +26,19 @@ int intValue(const QCommandLineParser& parser, const QString& flag, int low, int
 }
 
 int plot(const QCommandLineParser& parser) {
-  if (parser.positionalArguments().size() != 1) throw std::invalid_argument("expected one session file");
+  if (parser.positionalArguments().size() != 1) throw std::invalid_argument("expected one session or figure file");
   const QString out = parser.value(QStringLiteral("out"));
   if (out.isEmpty()) throw std::invalid_argument("--out: expected the file to write (.png, .svg or .pdf)");
-  const auto runs = epsilon::ui::loadSession(parser.positionalArguments().constFirst());
   const QSize size(intValue(parser, QStringLiteral("width"), 100, 20000),
                    intValue(parser, QStringLiteral("height"), 100, 20000));
   const int dpi = intValue(parser, QStringLiteral("dpi"), 30, 1200);
+  if (parser.isSet(QStringLiteral("figure"))) {
+    const auto figure = epsilon::ui::loadFigure(parser.positionalArguments().constFirst());
+    const QString error = epsilon::ui::plotFigureToFile(figure, out, size, dpi);
+    if (!error.isEmpty()) throw std::invalid_argument(error.toStdString());
+    return 0;
+  }
+  const auto runs = epsilon::ui::loadSession(parser.positionalArguments().constFirst());
   const QString caption = parser.value(QStringLiteral("caption"));
   const QString chart = parser.value(QStringLiteral("chart"));
   const QString error = chart.isEmpty() ? epsilon::ui::plotRunsToFile(runs, out, size, dpi, caption)
@@ -51,11 +59,12 @@ int main(int argc, char* argv[]) {
   parser.setApplicationDescription(QStringLiteral("Draws the runs of an EpsilonLab session file as the GUI's charts."));
   parser.addHelpOption();
   parser.addVersionOption();
-  parser.addPositionalArgument(QStringLiteral("session"), QStringLiteral("An epsilonlab-session file."));
+  parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("An epsilonlab-session file (or, with --figure, an epsilonlab-figure file)."));
   parser.addOptions({
       {QStringLiteral("out"), QStringLiteral("The file to write (.png, .svg or .pdf)."), QStringLiteral("FILE")},
       {QStringLiteral("chart"), QStringLiteral("One chart only: accuracy-vs-epoch, epsilon-vs-epoch, accuracy-vs-epsilon, loss-vs-step."),
        QStringLiteral("NAME")},
+      {QStringLiteral("figure"), QStringLiteral("The file is an epsilonlab-figure (a described line chart), drawn as it is.")},
       {QStringLiteral("caption"), QStringLiteral("A subtitle under each chart's title."), QStringLiteral("TEXT")},
       {QStringLiteral("width"), QStringLiteral("Width in pixels (PNG) or points."), QStringLiteral("N"), QStringLiteral("1600")},
       {QStringLiteral("height"), QStringLiteral("Height in pixels (PNG) or points."), QStringLiteral("N"), QStringLiteral("1100")},
