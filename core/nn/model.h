@@ -123,7 +123,7 @@ struct PresetOptions {
   std::vector<int> hiddenWidths{256};  // for "mlp"
   // "pca-mlp": k and the d × k DP-PCA projection (null: built, but refuses to run).
   int projectionDims = 60;
-  std::shared_ptr<const Eigen::MatrixXd> projection;
+  std::shared_ptr<const Eigen::MatrixXd> projection = nullptr;
 };
 template <class Scalar>
 Model<Scalar> buildPreset(const std::string& preset, const data::SampleShape& input, int classes,
