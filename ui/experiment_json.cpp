@@ -187,6 +187,7 @@ void readPrivacy(const QJsonObject& root, train::PrivacyConfig& p) {
   s.number("delta", p.delta);
   s.choice("accountant", p.accountant, parseAccountant);
   s.choice("sampling", p.sampling, [](const std::string& t, const std::string& f) { return train::parseSamplingKind(t, f); });
+  s.boolean("secure_noise", p.secureNoise);
   s.finish();
 }
 
@@ -252,7 +253,8 @@ QJsonObject experimentToJson(const ExperimentConfig& c) {
                               {"microbatch_size", c.privacy.microbatchSize},
                               {"delta", c.privacy.delta},
                               {"accountant", privacy::accountantKindName(c.privacy.accountant)},
-                              {"sampling", text(train::samplingName(c.privacy.sampling))}}},
+                              {"sampling", text(train::samplingName(c.privacy.sampling))},
+                              {"secure_noise", c.privacy.secureNoise}}},
       {"optimizer", QJsonObject{{"name", text(optim::optimizerName(c.optimizer.options.kind))},
                                 {"learning_rate", c.optimizer.learningRate},
                                 {"momentum", c.optimizer.options.momentum},
