@@ -89,6 +89,11 @@ int runTrain(const QStringList& arguments) {
     rethrowWithFlag(e);
   }
 
+  if (config.privacy.secureNoise) {
+    // Said on stderr so the JSON on stdout stays machine-readable.
+    QTextStream(stderr) << "train: --secure-noise: the DP noise comes from the OS CSPRNG (getrandom); "
+                           "this run is NOT reproducible from its seed (determinism off)\n";
+  }
   const bool quiet = parser.isSet(QStringLiteral("quiet"));
   std::mutex printing;
   train::JobRunner runner({.threads = threads ? static_cast<int>(*threads) : 0, .maxConcurrentRuns = 1});

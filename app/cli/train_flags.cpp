@@ -101,6 +101,9 @@ const std::vector<Flag>& flags() {
        [](auto& f, const QString& v, ExperimentConfig& c) { c.privacy.microbatchSize = toInt(f, v); }},
       {"delta", "privacy.delta", "D", "Target delta in (0, 1).",
        [](auto& f, const QString& v, ExperimentConfig& c) { c.privacy.delta = toDouble(f, v); }},
+      {"secure-noise", "privacy.secure_noise", "",
+       "Draw the DP noise from the OS CSPRNG (getrandom) instead of the seeded stream: not reproducible.",
+       [](auto&, const QString&, ExperimentConfig& c) { c.privacy.secureNoise = true; }},
       {"accountant", "privacy.accountant", "NAME", "rdp (default) or pld.",
        [](auto& f, const QString& v, ExperimentConfig& c) {
          if (v == "rdp") c.privacy.accountant = privacy::AccountantKind::Rdp;

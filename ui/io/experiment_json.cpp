@@ -82,6 +82,7 @@ void readPrivacy(JsonReader s, train::PrivacyConfig& p) {
   number(s, "delta", p.delta);
   choice(s, "accountant", p.accountant, parseAccountant);
   choice(s, "sampling", p.sampling, [](const std::string& t, const std::string& f) { return train::parseSamplingKind(t, f); });
+  p.secureNoise = s.boolean(QStringLiteral("secure_noise"), p.secureNoise);
   s.finish();
 }
 
@@ -145,7 +146,8 @@ QJsonObject experimentToJson(const ExperimentConfig& c) {
                               {"microbatch_size", c.privacy.microbatchSize},
                               {"delta", c.privacy.delta},
                               {"accountant", privacy::accountantKindName(c.privacy.accountant)},
-                              {"sampling", text(train::samplingName(c.privacy.sampling))}}},
+                              {"sampling", text(train::samplingName(c.privacy.sampling))},
+                              {"secure_noise", c.privacy.secureNoise}}},
       {"optimizer", QJsonObject{{"name", text(optim::optimizerName(c.optimizer.options.kind))},
                                 {"learning_rate", c.optimizer.learningRate},
                                 {"momentum", c.optimizer.options.momentum},

@@ -1,6 +1,7 @@
 #include "ui/io/session_file.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSaveFile>
@@ -136,12 +137,28 @@ std::vector<RunRecord> sessionFromJson(const QJsonObject& session, const QString
 }
 
 void writeFileAtomically(const QString& path, const QByteArray& bytes) {
+  const QFileInfo target(path);
+  if (target.exists() && !target.isFile()) {
+    // A device or pipe (/dev/full, a FIFO): QSaveFile would rename its temporary file over
+    // the node (as root it replaces /dev/full), so write to it directly and report errors.
+    QFile direct(path);
+    if (!direct.open(QIODevice::WriteOnly) || direct.write(bytes) != bytes.size() || !direct.flush())
+      throw SessionError(QStringLiteral("Cannot write %1: %2").arg(path, direct.errorString()).toStdString());
+    return;
+  }
   QSaveFile file(path);
   if (!file.open(QIODevice::WriteOnly))
     throw SessionError(QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()).toStdString());
   if (file.write(bytes) != bytes.size()) {
     file.cancelWriting();
     throw SessionError(QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()).toStdString());
+  }
+  // Flush before commit: commit() can lose a write error of the buffered tail (a full disk,
+  // /dev/full) and report success.
+  if (!file.flush()) {
+    const QString reason = file.errorString();
+    file.cancelWriting();
+    throw SessionError(QStringLiteral("Cannot write %1: %2").arg(path, reason).toStdString());
   }
   if (!file.commit())
     throw SessionError(QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()).toStdString());
