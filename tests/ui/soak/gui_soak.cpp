@@ -22,20 +22,11 @@
 #include <thread>
 #include <vector>
 
-// ui/ is being split into io, charts and widgets: take the widgets from where they are.
-#if __has_include("ui/widgets/main_window.h")
+#include "ui/charts/run_model.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/parameter_slider.h"
-#include "ui/widgets/run_model.h"
 #include "ui/widgets/training_controller.h"
-#else
-#include "ui/experiment_panel.h"
-#include "ui/main_window.h"
-#include "ui/parameter_slider.h"
-#include "ui/run_model.h"
-#include "ui/training_controller.h"
-#endif
 
 using namespace epsilon::ui;
 
