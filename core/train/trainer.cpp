@@ -68,7 +68,7 @@ class Run {
   bool trainStep(long long step, RunResult& result);
   void reportStep(long long done);
   void pace(Clock::time_point trainingStart, long long done) const;
-  void prepareFeatures();
+  bool prepareFeatures();
 
   ExperimentConfig m_config;
   std::shared_ptr<const data::Dataset> m_dataset;
@@ -100,7 +100,7 @@ void Run::setUp() {
     m_dataset = std::make_shared<const data::Dataset>(data::loadDataset(m_config.dataset.name, m_config.dataset.options));
   }
   const data::SampleShape inputShape = m_dataset->shape;
-  if (nn::usesScatteringFeatures(m_config.model.preset)) prepareFeatures();
+  if (nn::usesScatteringFeatures(m_config.model.preset) && !prepareFeatures()) return;
   const data::Dataset& data = *m_dataset;
   m_config.validateFor(data);
   const long long n = data.train.size();
@@ -152,20 +152,28 @@ void Run::setUp() {
 
 // The scattering presets train on fixed features of the data set, computed once (then
 // taken from the memory or disk cache) and reported as status events, about every 5 %.
-void Run::prepareFeatures() {
+// False when the run was cancelled meanwhile (polled every 64 images).
+bool Run::prepareFeatures() {
+  struct Cancelled {};
   std::mutex mutex;
   long long reported = -1;
-  m_dataset = scatteringFeatures(*m_dataset, {}, {}, [&](long long done, long long total) {
-    std::lock_guard lock(mutex);  // progress arrives from the transform's worker threads
-    const long long twentieth = done * 20 / std::max(1LL, total);
-    if (twentieth == reported) return;
-    reported = twentieth;
-    ProgressEvent e;
-    e.status = RunStatus::Running;
-    e.message = "computing scattering features: " + std::to_string(done) + " of " +
-                std::to_string(total) + " images";
-    emit(std::move(e));
-  });
+  try {
+    m_dataset = scatteringFeatures(*m_dataset, {}, {}, [&](long long done, long long total) {
+      if (cancelled()) throw Cancelled{};  // oneTBB stops the loop and rethrows it here
+      std::lock_guard lock(mutex);         // progress arrives from the transform's workers
+      const long long twentieth = done * 20 / std::max(1LL, total);
+      if (twentieth == reported) return;
+      reported = twentieth;
+      ProgressEvent e;
+      e.status = RunStatus::Running;
+      e.message = "computing scattering features: " + std::to_string(done) + " of " +
+                  std::to_string(total) + " images";
+      emit(std::move(e));
+    });
+  } catch (const Cancelled&) {
+    return false;
+  }
+  return true;
 }
 
 ProgressEvent Run::evaluationEvent(long long step, const Window& window) {
@@ -198,6 +206,12 @@ ProgressEvent Run::evaluationEvent(long long step, const Window& window) {
 void Run::execute(RunResult& result) {
   emit({.kind = EventKind::Status, .status = RunStatus::Running, .message = "preparing"});
   setUp();
+  if (!m_model) {  // cancelled before the model was built (while computing features)
+    result.config = m_config;
+    result.status = RunStatus::Cancelled;
+    result.message = "cancelled while computing scattering features";
+    return;
+  }
   result.parameterCount = m_model->parameterCount();
   result.modelSummary = m_model->summary();
   result.trainSize = m_dataset->train.size();

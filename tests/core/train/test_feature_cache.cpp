@@ -135,6 +135,23 @@ class TestFeatureCache : public QObject {
     QVERIFY_THROWS_EXCEPTION(ModelError, scatteringFeatures(flat, {}, options()));
   }
 
+  // A run cancelled while its features are computed stops there (the GUI cancels runs that
+  // are replaced or removed), without caching a partial result.
+  void cancelStopsFeatureComputation() {
+    qputenv("XDG_CACHE_HOME", m_dir.path().toUtf8());
+    auto raw = std::make_shared<const data::Dataset>(bars(640, 64));
+    ExperimentConfig config;
+    config.model.preset = "scatter-linear";
+    config.training.lotSize = 32;
+    const std::atomic<bool> cancel{true};
+    const RunResult result = Trainer(config, raw).run({}, &cancel);
+    QCOMPARE(int(result.status), int(RunStatus::Cancelled));
+    QVERIFY2(result.message.find("features") != std::string::npos, result.message.c_str());
+    FeatureSource source{};
+    scatteringFeatures(*raw, {}, options(), {}, &source);
+    QCOMPARE(int(source), int(FeatureSource::Computed));
+  }
+
   // scatter-linear through the Trainer: features are prepared (status events say so), the
   // model sees 81×3×3 inputs, and a short private run separates the two bar directions.
   void scatterLinearTrainsOnFeatures() {
