@@ -4,7 +4,6 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTextStream>
-
 #include <exception>
 
 #include "ui/charts/headless_plot.h"
@@ -19,22 +18,29 @@ int intValue(const QCommandLineParser& parser, const QString& flag, int low, int
   const int value = parser.value(flag).toInt(&ok);
   if (!ok || value < low || value > high)
     throw std::invalid_argument(QStringLiteral("--%1: expected an integer in [%2, %3], got '%4'")
-                                    .arg(flag).arg(low).arg(high).arg(parser.value(flag)).toStdString());
+                                    .arg(flag)
+                                    .arg(low)
+                                    .arg(high)
+                                    .arg(parser.value(flag))
+                                    .toStdString());
   return value;
 }
 
 int plot(const QCommandLineParser& parser) {
-  if (parser.positionalArguments().size() != 1) throw std::invalid_argument("expected one session file");
+  if (parser.positionalArguments().size() != 1)
+    throw std::invalid_argument("expected one session file");
   const QString out = parser.value(QStringLiteral("out"));
-  if (out.isEmpty()) throw std::invalid_argument("--out: expected the file to write (.png, .svg or .pdf)");
+  if (out.isEmpty())
+    throw std::invalid_argument("--out: expected the file to write (.png, .svg or .pdf)");
   const auto runs = epsilon::ui::loadSession(parser.positionalArguments().constFirst());
   const QSize size(intValue(parser, QStringLiteral("width"), 100, 20000),
                    intValue(parser, QStringLiteral("height"), 100, 20000));
   const int dpi = intValue(parser, QStringLiteral("dpi"), 30, 1200);
   const QString caption = parser.value(QStringLiteral("caption"));
   const QString chart = parser.value(QStringLiteral("chart"));
-  const QString error = chart.isEmpty() ? epsilon::ui::plotRunsToFile(runs, out, size, dpi, caption)
-                                        : epsilon::ui::plotChartToFile(runs, chart, out, size, dpi, caption);
+  const QString error = chart.isEmpty()
+                            ? epsilon::ui::plotRunsToFile(runs, out, size, dpi, caption)
+                            : epsilon::ui::plotChartToFile(runs, chart, out, size, dpi, caption);
   if (!error.isEmpty()) throw std::invalid_argument(error.toStdString());
   return 0;
 }
@@ -48,18 +54,27 @@ int main(int argc, char* argv[]) {
   QApplication::setApplicationName(QStringLiteral("epsilonlab-plot"));
   QApplication::setApplicationVersion(QStringLiteral(EPSILON_VERSION));
   QCommandLineParser parser;
-  parser.setApplicationDescription(QStringLiteral("Draws the runs of an EpsilonLab session file as the GUI's charts."));
+  parser.setApplicationDescription(
+      QStringLiteral("Draws the runs of an EpsilonLab session file as the GUI's charts."));
   parser.addHelpOption();
   parser.addVersionOption();
-  parser.addPositionalArgument(QStringLiteral("session"), QStringLiteral("An epsilonlab-session file."));
+  parser.addPositionalArgument(QStringLiteral("session"),
+                               QStringLiteral("An epsilonlab-session file."));
   parser.addOptions({
-      {QStringLiteral("out"), QStringLiteral("The file to write (.png, .svg or .pdf)."), QStringLiteral("FILE")},
-      {QStringLiteral("chart"), QStringLiteral("One chart only: accuracy-vs-epoch, epsilon-vs-epoch, accuracy-vs-epsilon, loss-vs-step."),
+      {QStringLiteral("out"), QStringLiteral("The file to write (.png, .svg or .pdf)."),
+       QStringLiteral("FILE")},
+      {QStringLiteral("chart"),
+       QStringLiteral("One chart only: accuracy-vs-epoch, epsilon-vs-epoch, accuracy-vs-epsilon, "
+                      "loss-vs-step."),
        QStringLiteral("NAME")},
-      {QStringLiteral("caption"), QStringLiteral("A subtitle under each chart's title."), QStringLiteral("TEXT")},
-      {QStringLiteral("width"), QStringLiteral("Width in pixels (PNG) or points."), QStringLiteral("N"), QStringLiteral("1600")},
-      {QStringLiteral("height"), QStringLiteral("Height in pixels (PNG) or points."), QStringLiteral("N"), QStringLiteral("1100")},
-      {QStringLiteral("dpi"), QStringLiteral("Resolution stored in a PNG."), QStringLiteral("N"), QStringLiteral("150")},
+      {QStringLiteral("caption"), QStringLiteral("A subtitle under each chart's title."),
+       QStringLiteral("TEXT")},
+      {QStringLiteral("width"), QStringLiteral("Width in pixels (PNG) or points."),
+       QStringLiteral("N"), QStringLiteral("1600")},
+      {QStringLiteral("height"), QStringLiteral("Height in pixels (PNG) or points."),
+       QStringLiteral("N"), QStringLiteral("1100")},
+      {QStringLiteral("dpi"), QStringLiteral("Resolution stored in a PNG."), QStringLiteral("N"),
+       QStringLiteral("150")},
   });
   parser.process(app);
   try {
