@@ -5,7 +5,6 @@
 #include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
-
 #include <map>
 
 #include "cli_command.h"
@@ -20,14 +19,17 @@ namespace {
 // Legends have little room: swept parameters by their usual symbols ("σ=0.5, C=4").
 QString chartLabel(const train::SweepPoint& point) {
   static const std::map<std::string, QString> symbols{
-      {"noise_multiplier", QStringLiteral("σ")}, {"clip_norm", QStringLiteral("C")},   {"learning_rate", QStringLiteral("lr")},
-      {"tanh_c", QStringLiteral("c")},           {"tanh_k", QStringLiteral("k")},      {"lot_size", QStringLiteral("L")},
+      {"noise_multiplier", QStringLiteral("σ")}, {"clip_norm", QStringLiteral("C")},
+      {"learning_rate", QStringLiteral("lr")},   {"tanh_c", QStringLiteral("c")},
+      {"tanh_k", QStringLiteral("k")},           {"lot_size", QStringLiteral("L")},
       {"train_size", QStringLiteral("N")},       {"microbatch_size", QStringLiteral("m")}};
   QStringList parts;
   for (const auto& [parameter, value] : point.values) {
-    if (parameter == "variant" || parameter == "target_epsilon") return QString::fromStdString(point.label);
+    if (parameter == "variant" || parameter == "target_epsilon")
+      return QString::fromStdString(point.label);
     const auto it = symbols.find(parameter);
-    parts << (it != symbols.end() ? it->second : QString::fromStdString(parameter)) + QLatin1Char('=') + QString::fromStdString(value);
+    parts << (it != symbols.end() ? it->second : QString::fromStdString(parameter)) +
+                 QLatin1Char('=') + QString::fromStdString(value);
   }
   return parts.isEmpty() ? QString::fromStdString(point.label) : parts.join(QStringLiteral(", "));
 }
@@ -48,8 +50,10 @@ QString plotProgram() {
 
 void requirePlotting(const char* flag, const QString& path) {
   const QString suffix = QFileInfo(path).suffix().toLower();
-  if (suffix != QLatin1String("png") && suffix != QLatin1String("svg") && suffix != QLatin1String("pdf"))
-    throw UsageError(std::string(flag) + ": expected a .png, .svg or .pdf file, got '" + path.toStdString() + "'");
+  if (suffix != QLatin1String("png") && suffix != QLatin1String("svg") &&
+      suffix != QLatin1String("pdf"))
+    throw UsageError(std::string(flag) + ": expected a .png, .svg or .pdf file, got '" +
+                     path.toStdString() + "'");
   requirePlotTool(flag);
 }
 
@@ -82,7 +86,8 @@ QStringList sizeArguments(const QString& path, QSize size, int dpi) {
 QString plotRecords(const std::vector<ui::RunRecord>& runs, const QString& path, const QString& caption,
                     const QString& chart, QSize size, int dpi) {
   QTemporaryDir dir;
-  if (!dir.isValid()) return QStringLiteral("%1: cannot make a temporary folder (%2)").arg(path, dir.errorString());
+  if (!dir.isValid())
+    return QStringLiteral("%1: cannot make a temporary folder (%2)").arg(path, dir.errorString());
   std::vector<ui::RunRecord> numbered = runs;
   for (std::size_t i = 0; i < numbered.size(); ++i) numbered[i].id = static_cast<int>(i) + 1;
   const QString session = dir.filePath(QStringLiteral("runs.json"));
@@ -101,13 +106,15 @@ QString plotFigure(const ui::Figure& figure, const QString& path, QSize size, in
   return runPlotProgram(QStringList{file, QStringLiteral("--figure")} + sizeArguments(path, size, dpi), path);
 }
 
-QString plotRunGrid(const std::vector<train::SweepPoint>& points, const std::vector<train::RunResult>& results,
-                    const QString& path, const QString& caption, QSize size, int dpi) {
+QString plotRunGrid(const std::vector<train::SweepPoint>& points,
+                    const std::vector<train::RunResult>& results, const QString& path,
+                    const QString& caption, QSize size, int dpi) {
   return plotRecords(recordsOf(points, results), path, caption, {}, size, dpi);
 }
 
-QString plotOneChart(const std::vector<train::SweepPoint>& points, const std::vector<train::RunResult>& results,
-                     const QString& chart, const QString& path, const QString& caption, QSize size, int dpi) {
+QString plotOneChart(const std::vector<train::SweepPoint>& points,
+                     const std::vector<train::RunResult>& results, const QString& chart,
+                     const QString& path, const QString& caption, QSize size, int dpi) {
   return plotRecords(recordsOf(points, results), path, caption, chart, size, dpi);
 }
 

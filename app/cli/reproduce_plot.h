@@ -5,7 +5,6 @@
 
 #include <QSize>
 #include <QString>
-
 #include <vector>
 
 #include "core/train/progress.h"
@@ -22,19 +21,22 @@ void requirePlotTool(const char* flag);  // the second half of requirePlotting
 
 // Draws `runs` into `path`: the 2×2 grid, or the one chart named by `chart` ("epsilon-vs-epoch").
 // Returns an empty string on success, else a message naming the file.
-QString plotRecords(const std::vector<ui::RunRecord>& runs, const QString& path, const QString& caption,
-                    const QString& chart = {}, QSize size = {1600, 1100}, int dpi = 150);
+QString plotRecords(const std::vector<ui::RunRecord>& runs, const QString& path,
+                    const QString& caption, const QString& chart = {}, QSize size = {1600, 1100},
+                    int dpi = 150);
 
 // A described line chart (ui/io/figure_file.h) into a PNG, SVG or PDF.
 QString plotFigure(const ui::Figure& figure, const QString& path, QSize size = {1100, 800}, int dpi = 110);
 
 // The four charts of the runs (named by their point labels) into one PNG, SVG or PDF.
-QString plotRunGrid(const std::vector<train::SweepPoint>& points, const std::vector<train::RunResult>& results,
-                    const QString& path, const QString& caption, QSize size = {1400, 950}, int dpi = 110);
+QString plotRunGrid(const std::vector<train::SweepPoint>& points,
+                    const std::vector<train::RunResult>& results, const QString& path,
+                    const QString& caption, QSize size = {1400, 950}, int dpi = 110);
 
 // One of the four charts alone (e.g. "epsilon-vs-epoch" for an accountant-only preset).
-QString plotOneChart(const std::vector<train::SweepPoint>& points, const std::vector<train::RunResult>& results,
-                     const QString& chart, const QString& path, const QString& caption, QSize size = {1000, 650},
+QString plotOneChart(const std::vector<train::SweepPoint>& points,
+                     const std::vector<train::RunResult>& results, const QString& chart,
+                     const QString& path, const QString& caption, QSize size = {1000, 650},
                      int dpi = 110);
 
 }  // namespace epsilon::cli

@@ -14,6 +14,7 @@
 #include "core/data/registry.h"
 #include "core/train/job_runner.h"
 #include "core/train/privacy_tracker.h"
+#include "core/train/run_planning.h"
 #include "experiment_json.h"
 #include "ui/io/csv_writer.h"
 
@@ -41,7 +42,7 @@ train::RunResult accountantOnlyRun(const train::ExperimentConfig& config, long l
   train::PrivacyTrackerSetup setup;
   setup.privatizer = p.privatizer.kind;
   setup.sampling = p.sampling;
-  setup.sampleRate = std::min(1.0, static_cast<double>(config.training.lotSize) / static_cast<double>(trainSize));
+  setup.sampleRate = train::sampleRate(config, trainSize);
   setup.delta = p.delta;
   setup.accountant = p.accountant;
   train::PrivacyTracker tracker(setup);

@@ -4,7 +4,6 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTextStream>
-
 #include <exception>
 
 #include "ui/charts/figure_chart.h"
@@ -21,7 +20,11 @@ int intValue(const QCommandLineParser& parser, const QString& flag, int low, int
   const int value = parser.value(flag).toInt(&ok);
   if (!ok || value < low || value > high)
     throw std::invalid_argument(QStringLiteral("--%1: expected an integer in [%2, %3], got '%4'")
-                                    .arg(flag).arg(low).arg(high).arg(parser.value(flag)).toStdString());
+                                    .arg(flag)
+                                    .arg(low)
+                                    .arg(high)
+                                    .arg(parser.value(flag))
+                                    .toStdString());
   return value;
 }
 
@@ -41,8 +44,9 @@ int plot(const QCommandLineParser& parser) {
   const auto runs = epsilon::ui::loadSession(parser.positionalArguments().constFirst());
   const QString caption = parser.value(QStringLiteral("caption"));
   const QString chart = parser.value(QStringLiteral("chart"));
-  const QString error = chart.isEmpty() ? epsilon::ui::plotRunsToFile(runs, out, size, dpi, caption)
-                                        : epsilon::ui::plotChartToFile(runs, chart, out, size, dpi, caption);
+  const QString error = chart.isEmpty()
+                            ? epsilon::ui::plotRunsToFile(runs, out, size, dpi, caption)
+                            : epsilon::ui::plotChartToFile(runs, chart, out, size, dpi, caption);
   if (!error.isEmpty()) throw std::invalid_argument(error.toStdString());
   return 0;
 }
@@ -56,13 +60,17 @@ int main(int argc, char* argv[]) {
   QApplication::setApplicationName(QStringLiteral("epsilonlab-plot"));
   QApplication::setApplicationVersion(QStringLiteral(EPSILON_VERSION));
   QCommandLineParser parser;
-  parser.setApplicationDescription(QStringLiteral("Draws the runs of an EpsilonLab session file as the GUI's charts."));
+  parser.setApplicationDescription(
+      QStringLiteral("Draws the runs of an EpsilonLab session file as the GUI's charts."));
   parser.addHelpOption();
   parser.addVersionOption();
   parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("An epsilonlab-session file (or, with --figure, an epsilonlab-figure file)."));
   parser.addOptions({
-      {QStringLiteral("out"), QStringLiteral("The file to write (.png, .svg or .pdf)."), QStringLiteral("FILE")},
-      {QStringLiteral("chart"), QStringLiteral("One chart only: accuracy-vs-epoch, epsilon-vs-epoch, accuracy-vs-epsilon, loss-vs-step."),
+      {QStringLiteral("out"), QStringLiteral("The file to write (.png, .svg or .pdf)."),
+       QStringLiteral("FILE")},
+      {QStringLiteral("chart"),
+       QStringLiteral("One chart only: accuracy-vs-epoch, epsilon-vs-epoch, accuracy-vs-epsilon, "
+                      "loss-vs-step."),
        QStringLiteral("NAME")},
       {QStringLiteral("figure"), QStringLiteral("The file is an epsilonlab-figure (a described line chart), drawn as it is.")},
       {QStringLiteral("caption"), QStringLiteral("A subtitle under each chart's title."), QStringLiteral("TEXT")},

@@ -24,12 +24,13 @@ QString plotRunsToFile(const std::vector<RunRecord>& runs, const QString& path, 
                        const QString& caption) {
   RunCharts charts;
   drawRuns(charts, runs, caption);
-  return exportDrawing([&charts](QPainter& painter, const QRectF& target) { charts.renderGrid(painter, target); },
-                       path, size, dpi, QStringLiteral("EpsilonLab"));
+  return exportDrawing(
+      [&charts](QPainter& painter, const QRectF& target) { charts.renderGrid(painter, target); },
+      path, size, dpi, QStringLiteral("EpsilonLab"));
 }
 
-QString plotChartToFile(const std::vector<RunRecord>& runs, const QString& chartStem, const QString& path,
-                        QSize size, int dpi, const QString& caption) {
+QString plotChartToFile(const std::vector<RunRecord>& runs, const QString& chartStem,
+                        const QString& path, QSize size, int dpi, const QString& caption) {
   QStringList stems;
   for (ChartKind kind : kAllChartKinds) {
     stems << chartFileStem(kind);
@@ -37,10 +38,12 @@ QString plotChartToFile(const std::vector<RunRecord>& runs, const QString& chart
     RunCharts charts;
     drawRuns(charts, runs, caption);
     QChart* chart = charts.chart(kind);
-    return exportDrawing([chart](QPainter& painter, const QRectF& target) { renderChart(chart, painter, target); },
-                         path, size, dpi, QStringLiteral("EpsilonLab"));
+    return exportDrawing(
+        [chart](QPainter& painter, const QRectF& target) { renderChart(chart, painter, target); },
+        path, size, dpi, QStringLiteral("EpsilonLab"));
   }
-  return QStringLiteral("unknown chart '%1' (expected one of %2)").arg(chartStem, stems.join(QStringLiteral(", ")));
+  return QStringLiteral("unknown chart '%1' (expected one of %2)")
+      .arg(chartStem, stems.join(QStringLiteral(", ")));
 }
 
 }  // namespace epsilon::ui

@@ -6,7 +6,6 @@
 
 #include <QSize>
 #include <QString>
-
 #include <vector>
 
 #include "ui/io/run_record.h"
@@ -15,12 +14,13 @@ namespace epsilon::ui {
 
 // Writes the 2×2 chart grid for `runs` to `path` (format from the suffix). Returns an empty
 // string on success, else a message naming the file.
-QString plotRunsToFile(const std::vector<RunRecord>& runs, const QString& path, QSize size = {1600, 1100},
-                       int dpi = 150, const QString& caption = {});
+QString plotRunsToFile(const std::vector<RunRecord>& runs, const QString& path,
+                       QSize size = {1600, 1100}, int dpi = 150, const QString& caption = {});
 
 // One of the four charts alone, named by its file stem ("epsilon-vs-epoch", see
 // chartFileStem). Returns an empty string on success, else a message naming the chart or file.
-QString plotChartToFile(const std::vector<RunRecord>& runs, const QString& chartStem, const QString& path,
-                        QSize size = {1000, 650}, int dpi = 110, const QString& caption = {});
+QString plotChartToFile(const std::vector<RunRecord>& runs, const QString& chartStem,
+                        const QString& path, QSize size = {1000, 650}, int dpi = 110,
+                        const QString& caption = {});
 
 }  // namespace epsilon::ui

@@ -141,16 +141,20 @@ std::optional<RunRecord> RunModel::takeRun(int id) {
   endRemoveRows();
   refreshDiffs();
   Q_EMIT runsChanged();
+  Q_EMIT runRemoved(id);
   return run;
 }
 
 void RunModel::clear() {
+  std::vector<int> ids;
+  for (const auto& r : m_runs) ids.push_back(r.id);
   beginResetModel();
   m_runs.clear();
   m_differingKeys.clear();
   m_colorsUsed = 0;
   endResetModel();
   Q_EMIT runsChanged();
+  for (int id : ids) Q_EMIT runRemoved(id);
 }
 
 const RunRecord* RunModel::run(int id) const {

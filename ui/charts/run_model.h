@@ -57,6 +57,8 @@ class RunModel : public QAbstractTableModel {
   void historyChanged(int id);
   // Runs were added, removed, shown or hidden.
   void runsChanged();
+  // A run left the model (takeRun or clear): whoever trains it lets it go.
+  void runRemoved(int id);
 
  private:
   RunRecord* find(int id);

@@ -6,8 +6,8 @@
 namespace epsilon::ui {
 
 QString csvText(const QString& text) {
-  if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) && !text.contains(QLatin1Char('\n')) &&
-      !text.contains(QLatin1Char('\r')))
+  if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) &&
+      !text.contains(QLatin1Char('\n')) && !text.contains(QLatin1Char('\r')))
     return text;
   QString quoted = text;
   quoted.replace(QLatin1Char('"'), QStringLiteral("\"\""));

@@ -5,8 +5,10 @@
 namespace epsilon::ui {
 
 const QStringList& evalPointKeys() {
-  static const QStringList keys{"step",    "epoch", "train_loss", "test_accuracy",    "test_loss",     "epsilon",
-                                "nominal_epsilon", "sigma", "clip_norm",  "fraction_clipped", "gradient_norm", "elapsed_seconds"};
+  static const QStringList keys{
+      "step",          "epoch",           "train_loss", "test_accuracy", "test_loss",
+      "epsilon",       "nominal_epsilon", "sigma",      "clip_norm",     "fraction_clipped",
+      "gradient_norm", "elapsed_seconds"};
   return keys;
 }
 
@@ -29,7 +31,8 @@ namespace {
 
 // The value under the current name, else under the name older files used.
 double numberAlias(JsonReader& r, const QString& key, const QString& oldKey, double fallback) {
-  if (r.has(key) && r.has(oldKey)) r.fail(oldKey, QStringLiteral("given twice (also as '%1')").arg(key));
+  if (r.has(key) && r.has(oldKey))
+    r.fail(oldKey, QStringLiteral("given twice (also as '%1')").arg(key));
   return r.has(oldKey) ? r.numberOrNull(oldKey, fallback) : r.numberOrNull(key, fallback);
 }
 
@@ -42,15 +45,18 @@ EvalPoint evalPointFromJson(JsonReader& r) {
   e.trainLoss = r.numberOrNull(QStringLiteral("train_loss"), e.trainLoss);
   e.testAccuracy = r.numberOrNull(QStringLiteral("test_accuracy"), e.testAccuracy);
   if (std::isfinite(e.testAccuracy) && (e.testAccuracy < 0 || e.testAccuracy > 1))
-    r.fail(QStringLiteral("test_accuracy"), QStringLiteral("expected a fraction in [0, 1], got %1").arg(e.testAccuracy));
+    r.fail(QStringLiteral("test_accuracy"),
+           QStringLiteral("expected a fraction in [0, 1], got %1").arg(e.testAccuracy));
   e.testLoss = r.numberOrNull(QStringLiteral("test_loss"), e.testLoss);
   e.epsilon = r.numberOrNull(QStringLiteral("epsilon"), e.epsilon);
   e.nominalEpsilon = r.numberOrNull(QStringLiteral("nominal_epsilon"), e.nominalEpsilon);
   e.sigma = r.numberOrNull(QStringLiteral("sigma"), e.sigma);
   e.clipNorm = r.numberOrNull(QStringLiteral("clip_norm"), e.clipNorm);
   e.fractionClipped = r.numberOrNull(QStringLiteral("fraction_clipped"), e.fractionClipped);
-  e.gradientNorm = numberAlias(r, QStringLiteral("gradient_norm"), QStringLiteral("mean_grad_norm"), e.gradientNorm);
-  e.elapsedSeconds = numberAlias(r, QStringLiteral("elapsed_seconds"), QStringLiteral("elapsed_s"), e.elapsedSeconds);
+  e.gradientNorm = numberAlias(r, QStringLiteral("gradient_norm"), QStringLiteral("mean_grad_norm"),
+                               e.gradientNorm);
+  e.elapsedSeconds = numberAlias(r, QStringLiteral("elapsed_seconds"), QStringLiteral("elapsed_s"),
+                                 e.elapsedSeconds);
   return e;
 }
 

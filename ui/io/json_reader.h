@@ -9,7 +9,6 @@
 #include <QJsonValue>
 #include <QString>
 #include <QStringList>
-
 #include <optional>
 #include <set>
 #include <string>
@@ -38,12 +37,15 @@ class JsonReader {
 
   // Each getter marks the key as known; an absent key returns the fallback unless required.
   QJsonValue take(const QString& key, bool required = false);
-  QString string(const QString& key, bool required = false, const QString& fallback = {}, bool allowEmpty = false);
+  QString string(const QString& key, bool required = false, const QString& fallback = {},
+                 bool allowEmpty = false);
   double number(const QString& key, bool required = false, double fallback = 0.0);  // finite
   // A number that may also be null (NaN) or the strings "inf"/"-inf" (JSON has no ∞).
   double numberOrNull(const QString& key, double fallback);
-  std::optional<double> optionalNumber(const QString& key, std::optional<double> fallback);  // null = none
-  long long integer(const QString& key, double low, double high, long long fallback, bool required = false);
+  std::optional<double> optionalNumber(const QString& key,
+                                       std::optional<double> fallback);  // null = none
+  long long integer(const QString& key, double low, double high, long long fallback,
+                    bool required = false);
   bool boolean(const QString& key, bool fallback);
   QJsonObject object(const QString& key, bool required = false);
   QJsonArray array(const QString& key, bool required = false);

@@ -5,6 +5,7 @@
 
 #include "core/common/errors.h"
 #include "core/privacy/calibration.h"
+#include "core/train/run_planning.h"
 #include "ui/io/preset_file.h"
 
 namespace epsilon::ui {
@@ -18,7 +19,7 @@ std::vector<train::SweepPoint> calibratedPoints(const Preset& preset, const trai
   if (trainSize < 1) throw ConfigError(preset.name.toStdString() + ": calibration needs the training set size");
   // Abadi et al. 2016 (§3.1, moments accountant): for a lot of L examples drawn with
   // probability q = L/N over T steps, the smallest σ whose ε(δ) meets each target.
-  const double q = std::min(1.0, static_cast<double>(base.training.lotSize) / static_cast<double>(trainSize));
+  const double q = train::sampleRate(base, trainSize);
   const long long steps = base.totalSteps(trainSize);
   std::vector<train::SweepPoint> points;
   for (double target : preset.calibration.targetEpsilons) {

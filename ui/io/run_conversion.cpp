@@ -31,6 +31,18 @@ QString privacyLabelOf(const train::PrivacySpent& p) {
   return label;
 }
 
+QString privacyLabelOf(const privacy::PrivacyReport& report) {
+  train::PrivacySpent spent;
+  spent.epsilon = report.epsilon;
+  spent.delta = report.delta;
+  spent.accountant = report.accountant;
+  spent.sampling = report.samplingLabel;
+  spent.status = report.statusLabel;
+  if (report.nominalEpsilon) spent.nominalEpsilon = *report.nominalEpsilon;
+  spent.nominalLabel = report.nominalLabel;
+  return privacyLabelOf(spent);
+}
+
 EvalPoint toEvalPoint(const train::ProgressEvent& e) {
   EvalPoint p;
   p.step = e.step;

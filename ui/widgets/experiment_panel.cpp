@@ -20,6 +20,7 @@
 #include "core/data/registry.h"
 #include "core/nn/model.h"
 #include "core/privacy/calibration.h"
+#include "core/train/run_planning.h"
 #include "ui/io/number_format.h"
 #include "ui/widgets/parameter_slider.h"
 #include "ui/widgets/privacy_preview.h"
@@ -399,14 +400,10 @@ void ExperimentPanel::applyTargetEpsilon() {
   const long long n = trainSize();
   if (n < 1) return;
   try {
-    const double q = std::min(1.0, static_cast<double>(c.training.lotSize) / static_cast<double>(n));
-    const auto calibration = privacy::calibrateDpSgd(c.privacy.accountant, q, c.totalSteps(n), c.privacy.delta,
-                                                     m_targetEpsilon->value());
-    // The calibrated multiplier is the effective one; the tanh filter's honest sensitivity
-    // is c·√P, so its σ must be √P times larger to reach the same honest ε.
-    double sigma = calibration.noiseMultiplier;
-    if (c.privacy.privatizer.kind == privacy::PrivatizerKind::Tanh)
-      sigma *= std::sqrt(static_cast<double>(std::max<long long>(1, m_parameterCount)));
+    // Calibrated on the planned run's honest ε (run_planning.h), so the tanh filter's √P rule
+    // and adaptive clipping's count noise are included.
+    const double sigma =
+        train::calibrateNoise(c, {n, std::max<long long>(1, m_parameterCount)}, m_targetEpsilon->value()).noiseMultiplier;
     const QSignalBlocker block(m_sigma);
     m_sigma->setValue(std::min(sigma, 20.0));
   } catch (const std::exception&) {

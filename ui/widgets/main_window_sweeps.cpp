@@ -12,6 +12,8 @@
 
 #include "core/data/registry.h"
 #include "core/privacy/privacy_report.h"
+#include "core/train/run_planning.h"
+#include "ui/io/run_conversion.h"
 #include "ui/io/experiment_json.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/main_window.h"
@@ -72,27 +74,23 @@ QList<int> MainWindow::runPreset(const QString& name) {
     // ε over epochs needs no training: each point becomes a finished run with ε per epoch.
     QList<int> ids;
     for (const auto& point : points) {
+      // The accountant's curve from core (run_planning.h): noise schedules honoured, the
+      // sampling assumption labelled as a trained run's would be.
       const auto& c = point.config;
-      const long long perEpoch = c.stepsPerEpoch(trainSize);
-      const double q = std::min(1.0, double(c.training.lotSize) / double(std::max<long long>(1, trainSize)));
-      std::vector<long long> steps;
-      for (long long e = 1; e * perEpoch <= c.totalSteps(trainSize); ++e) steps.push_back(e * perEpoch);
-      const auto eps = privacy::epsilonOverSteps(c.privacy.accountant, q, c.privacy.noise.initial, c.privacy.delta, steps);
+      const train::EpsilonCurve curve = train::epsilonCurve(c, {trainSize, 1}, train::epochEndSteps(c, trainSize));
       RunRecord record;
       record.name = QString::fromStdString(point.label);
       record.status = RunStatus::Done;
       record.progress = 1.0;
       record.config = c;
-      record.privacyLabel = QStringLiteral("δ = %1 · %2 · Poisson sampling · accountant only, no training")
-                                .arg(formatDelta(c.privacy.delta),
-                                     c.privacy.accountant == privacy::AccountantKind::Rdp ? QStringLiteral("RDP")
-                                                                                          : QStringLiteral("PLD (tight)"));
-      for (std::size_t i = 0; i < steps.size(); ++i) {
+      record.privacyLabel = privacyLabelOf(curve.report) + QStringLiteral(" · accountant only, no training");
+      for (const auto& planned : curve.points) {
         EvalPoint p;
-        p.step = steps[i];
-        p.epoch = double(i + 1);
-        p.epsilon = eps[i];
-        p.sigma = c.privacy.noise.initial;
+        p.step = planned.step;
+        p.epoch = planned.epoch;
+        p.epsilon = planned.epsilon;
+        p.nominalEpsilon = planned.nominalEpsilon.value_or(kNaN);
+        p.sigma = planned.noiseMultiplier;
         record.evals.push_back(p);
       }
       ids << m_runs->addRun(record);

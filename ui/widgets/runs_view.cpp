@@ -53,7 +53,11 @@ class DeleteRunsCommand : public QUndoCommand {
     m_removed.clear();
     for (int id : m_ids) {
       const int row = m_model->rowOf(id);
-      if (auto run = m_model->takeRun(id)) m_removed.push_back({row, std::move(*run)});
+      if (auto run = m_model->takeRun(id)) {
+        // Removing a run stops its training for good: an undo brings it back stopped.
+        if (run->isActive()) run->status = RunStatus::Cancelled;
+        m_removed.push_back({row, std::move(*run)});
+      }
     }
   }
   void undo() override {

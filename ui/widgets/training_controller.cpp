@@ -4,15 +4,13 @@
 #include <QPointer>
 #include <QThreadPool>
 #include <QTimer>
-
-#include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "core/data/registry.h"
 #include "core/train/job_runner.h"
-#include "ui/io/experiment_json.h"
-#include "ui/io/run_conversion.h"
 #include "ui/charts/run_model.h"
+#include "ui/io/run_conversion.h"
 
 namespace epsilon::ui {
 
@@ -27,6 +25,9 @@ TrainingController::TrainingController(RunModel* model, QObject* parent, int thr
       m_timer(new QTimer(this)) {
   m_timer->setInterval(kDeliveryIntervalMs);
   connect(m_timer, &QTimer::timeout, this, &TrainingController::flush);
+  // Whatever removes a run (delete, live replacement, a session replacing the runs) releases its
+  // job.
+  connect(m_model, &RunModel::runRemoved, this, &TrainingController::forgetRun);
 }
 
 TrainingController::~TrainingController() {
@@ -39,12 +40,24 @@ void TrainingController::post(Pending pending) {
   m_inbox.push_back(std::move(pending));
 }
 
-int TrainingController::start(const train::ExperimentConfig& config, const QString& name, bool live) {
+std::shared_ptr<const data::Dataset> TrainingController::sharedDataset(
+    const train::ExperimentConfig& config) const {
+  // Share an already loaded data set (loaded with the default options) instead of letting
+  // every run load its own copy: Fashion-MNIST is ~200 MB in memory.
+  const data::DatasetOptions defaults;
+  const auto& o = config.dataset.options;
+  if (o.noise != defaults.noise || o.size != defaults.size ||
+      o.trainFraction != defaults.trainFraction || o.seed != defaults.seed ||
+      o.maxTrain != defaults.maxTrain)
+    return nullptr;
+  const auto cached = m_datasets.find(QString::fromStdString(config.dataset.name));
+  return cached == m_datasets.end() ? nullptr : cached->second;
+}
+
+int TrainingController::start(const train::ExperimentConfig& config, const QString& name,
+                              bool live) {
   if (live && m_liveRun != 0) {
-    const int previous = m_liveRun;
-    cancel(previous);
-    m_jobs.erase(previous);
-    m_model->takeRun(previous);
+    m_model->takeRun(m_liveRun);  // runRemoved → forgetRun cancels and releases its job
     m_liveRun = 0;
   }
   RunRecord record;
@@ -57,36 +70,72 @@ int TrainingController::start(const train::ExperimentConfig& config, const QStri
   // The callback runs on a worker: it copies the event into the inbox and nothing else.
   // The runner, and so every callback, is destroyed before the controller's inbox.
   TrainingController* self = this;
-  auto callback = [self, runId](const train::ProgressEvent& event) {
-    Pending pending{runId, event, nullptr, train::isFinished(event.status) && event.kind == train::EventKind::Status};
-    self->post(std::move(pending));
+  auto callback = [self](const train::ProgressEvent& event) {
+    self->post({event, train::isFinished(event.status) && event.kind == train::EventKind::Status});
   };
   // The GUI redraws the decision boundary and the image strip from each evaluation's model.
   train::ExperimentConfig submitted = config;
   submitted.training.snapshots = true;
   submitted.training.stepEvents = true;  // the loss chart shows every lot
-  // Share an already loaded data set (loaded with the default options) instead of letting
-  // every run load its own copy: Fashion-MNIST is ~200 MB in memory.
-  std::shared_ptr<const data::Dataset> shared;
-  const data::DatasetOptions defaults;
-  const auto& o = config.dataset.options;
-  if (o.noise == defaults.noise && o.size == defaults.size && o.trainFraction == defaults.trainFraction &&
-      o.seed == defaults.seed && o.maxTrain == defaults.maxTrain) {
-    const auto cached = m_datasets.find(QString::fromStdString(config.dataset.name));
-    if (cached != m_datasets.end()) shared = cached->second;
-  }
-  const train::RunId job = m_runner->submit(submitted, callback, shared);
-  m_jobs[runId] = job;
+  const train::RunId job = m_runner->submit(submitted, callback, sharedDataset(config));
+  m_runOfJob[job] = runId;
+  m_jobOfRun[runId] = job;
   if (!m_timer->isActive()) m_timer->start();
   return runId;
 }
 
-void TrainingController::cancel(int runId) {
-  const auto it = m_jobs.find(runId);
-  if (it != m_jobs.end()) m_runner->cancel(it->second);
+void TrainingController::forgetRun(int runId) {
+  if (runId == m_liveRun) m_liveRun = 0;
+  m_models.erase(runId);
+  m_latest.erase(runId);
+  const auto it = m_jobOfRun.find(runId);
+  if (it == m_jobOfRun.end()) return;
+  const train::RunId job = it->second;
+  m_jobOfRun.erase(it);
+  m_runOfJob.erase(job);
+  m_awaitingResult.erase(job);
+  m_runner->cancel(job);
+  m_releasing.insert(job);
+  releaseStopped();
+  if (!m_timer->isActive()) m_timer->start();
 }
 
-void TrainingController::cancelAll() { m_runner->cancelAll(); }
+void TrainingController::releaseStopped() {
+  for (auto it = m_releasing.begin(); it != m_releasing.end();) {
+    // release() refuses a job that has not stopped yet: try again at the next delivery.
+    if (m_runner->release(*it) || !runnerHolds(*it))
+      it = m_releasing.erase(it);
+    else
+      ++it;
+  }
+}
+
+bool TrainingController::runnerHolds(train::RunId job) const {
+  try {
+    m_runner->status(job);
+    return true;
+  } catch (const std::out_of_range&) {
+    return false;
+  }
+}
+
+train::RunId TrainingController::jobOf(int runId) const {
+  const auto it = m_jobOfRun.find(runId);
+  return it == m_jobOfRun.end() ? 0 : it->second;
+}
+
+int TrainingController::runOf(train::RunId job) const {
+  const auto it = m_runOfJob.find(job);
+  return it == m_runOfJob.end() ? 0 : it->second;
+}
+
+void TrainingController::cancel(int runId) {
+  if (const train::RunId job = jobOf(runId)) m_runner->cancel(job);
+}
+
+void TrainingController::cancelAll() {
+  m_runner->cancelAll();
+}
 
 int TrainingController::activeRuns() const {
   int n = 0;
@@ -111,67 +160,82 @@ void TrainingController::flush() {
     std::lock_guard lock(m_inboxMutex);
     batch.swap(m_inbox);
   }
-  // Lot losses are gathered per run and appended once: a fast run sends hundreds a second.
-  std::map<int, std::vector<LossPoint>> losses;
   for (const Pending& p : batch) {
-    if (p.event.kind == train::EventKind::Step) {
-      if (std::isfinite(p.event.trainLoss)) losses[p.runId].push_back({p.event.step, p.event.trainLoss});
-      continue;
-    }
-    apply(p);
+    // Events of a forgotten job (its run was removed or replaced) land nowhere.
+    const int runId = runOf(p.event.runId);
+    if (runId != 0 && p.event.kind != train::EventKind::Step) apply(runId, p);
   }
-  for (const auto& [runId, points] : losses) {
-    if (!m_model->run(runId)) continue;
-    const train::ProgressEvent* last = nullptr;
-    for (const Pending& p : batch)
-      if (p.runId == runId && p.event.kind == train::EventKind::Step) last = &p.event;
-    m_model->appendLosses(runId, points);
-    if (last && last->totalSteps > 0 && m_model->run(runId)->isActive())
-      m_model->setProgress(runId, static_cast<double>(last->step) / last->totalSteps, last->elapsedSeconds);
-  }
+  deliverLosses(batch);
   collectResults();
-  if (batch.empty() && m_awaitingResult.empty() && activeRuns() == 0) m_timer->stop();
+  releaseStopped();
+  if (batch.empty() && m_awaitingResult.empty() && m_releasing.empty() && activeRuns() == 0)
+    m_timer->stop();
 }
 
-void TrainingController::apply(const Pending& p) {
+void TrainingController::deliverLosses(const std::vector<Pending>& batch) {
+  // Lot losses are gathered per run and appended once: a fast run sends hundreds a second.
+  std::map<int, std::vector<LossPoint>> losses;
+  std::map<int, const train::ProgressEvent*> last;
+  for (const Pending& p : batch) {
+    const int runId = runOf(p.event.runId);
+    if (runId == 0 || p.event.kind != train::EventKind::Step) continue;
+    if (std::isfinite(p.event.trainLoss))
+      losses[runId].push_back({p.event.step, p.event.trainLoss});
+    last[runId] = &p.event;
+  }
+  for (const auto& [runId, points] : losses) m_model->appendLosses(runId, points);
+  for (const auto& [runId, e] : last) {
+    const RunRecord* run = m_model->run(runId);
+    if (run && run->isActive() && e->totalSteps > 0)
+      m_model->setProgress(runId, static_cast<double>(e->step) / e->totalSteps, e->elapsedSeconds);
+  }
+}
+
+void TrainingController::apply(int runId, const Pending& p) {
   const train::ProgressEvent& e = p.event;
-  if (!m_model->run(p.runId)) return;  // deleted or replaced meanwhile
+  if (!m_model->run(runId)) return;
   if (e.kind == train::EventKind::Evaluation) {
-    m_model->appendEval(p.runId, toEvalPoint(e));
-    m_model->setPrivacyLabel(p.runId, privacyLabelOf(e.privacy));
-    if (e.totalSteps > 0) m_model->setProgress(p.runId, static_cast<double>(e.step) / e.totalSteps, e.elapsedSeconds);
+    m_model->appendEval(runId, toEvalPoint(e));
+    m_model->setPrivacyLabel(runId, privacyLabelOf(e.privacy));
+    if (e.totalSteps > 0)
+      m_model->setProgress(runId, static_cast<double>(e.step) / e.totalSteps, e.elapsedSeconds);
     if (e.snapshot) {
-      m_latest[p.runId] = e.snapshot;
-      Q_EMIT runModelUpdated(p.runId);
+      m_latest[runId] = e.snapshot;
+      Q_EMIT runModelUpdated(runId);
     }
     return;
   }
   // A status event.
-  if (e.totalSteps > 0) m_model->setProgress(p.runId, static_cast<double>(e.step) / e.totalSteps, e.elapsedSeconds);
-  m_model->setStatus(p.runId, toUiStatus(e.status), QString::fromStdString(e.message));
-  if (p.finished) m_awaitingResult.push_back(p.runId);
+  if (e.totalSteps > 0)
+    m_model->setProgress(runId, static_cast<double>(e.step) / e.totalSteps, e.elapsedSeconds);
+  m_model->setStatus(runId, toUiStatus(e.status), QString::fromStdString(e.message));
+  if (p.finished) m_awaitingResult.insert(e.runId);
 }
 
 void TrainingController::collectResults() {
-  std::vector<int> still;
-  for (int runId : m_awaitingResult) {
-    const auto job = m_jobs.find(runId);
-    if (job == m_jobs.end()) continue;
-    const auto result = m_runner->result(job->second);
-    if (!result) {
-      still.push_back(runId);
+  for (auto it = m_awaitingResult.begin(); it != m_awaitingResult.end();) {
+    const train::RunId job = *it;
+    const int runId = runOf(job);
+    const auto result = m_runner->result(job);
+    if (runId != 0 && !result) {
+      ++it;
       continue;
     }
+    it = m_awaitingResult.erase(it);
+    if (runId == 0) continue;
     if (result->model) m_models[runId] = result->model;
     m_latest.erase(runId);
     m_model->setStatus(runId, toUiStatus(result->status), QString::fromStdString(result->message));
-    m_model->setProgress(runId, result->status == train::RunStatus::Done ? 1.0 : m_model->run(runId)->progress,
-                         result->elapsedSeconds);
-    m_runner->release(job->second);
+    m_model->setProgress(
+        runId, result->status == train::RunStatus::Done ? 1.0 : m_model->run(runId)->progress,
+        result->elapsedSeconds);
+    // The finished run keeps its model id and history; the runner forgets the job.
+    m_runOfJob.erase(job);
+    m_jobOfRun.erase(runId);
+    m_runner->release(job);
     Q_EMIT runModelUpdated(runId);
     Q_EMIT runFinished(runId);
   }
-  m_awaitingResult = still;
 }
 
 void TrainingController::requestDataset(const QString& name) {

@@ -4,13 +4,18 @@
 // timer drains it at most ten times a second (DESIGN.md, "Threading"), so the GUI never
 // waits on a job and a flood of events costs one redraw. Only this class touches the
 // runner; the runner's destructor cancels and joins every run.
+//
+// Jobs are keyed by the JobRunner's own id (never reused), not by the RunModel's id (which a
+// loaded session may reuse). When a run leaves the model — deleted, replaced by the next live
+// run, or cleared by opening a session — its job is cancelled, its events are dropped, its
+// models are forgotten, and the job is released from the runner as soon as it has stopped.
 #pragma once
 
 #include <QObject>
-
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <vector>
 
 #include "core/data/dataset.h"
@@ -35,7 +40,7 @@ class TrainingController : public QObject {
   ~TrainingController() override;
 
   // Adds a run to the model and submits it; returns the run's id in the model. A live run
-  // replaces the previous live run (cancelled and removed).
+  // replaces the previous live run (removed from the model, so its job is cancelled).
   int start(const train::ExperimentConfig& config, const QString& name, bool live = false);
   void cancel(int runId);
   void cancelAll();
@@ -53,6 +58,16 @@ class TrainingController : public QObject {
   // Delivers pending progress now (tests; normally a timer does it).
   void flush();
 
+  // What the controller holds (tests count them): jobs of runs still in the model, jobs
+  // cancelled but not yet released, and the models kept for runs.
+  std::size_t trackedJobs() const { return m_runOfJob.size(); }
+  std::size_t releasingJobs() const { return m_releasing.size(); }
+  std::size_t keptModels() const { return m_models.size() + m_latest.size(); }
+  // Whether the runner still holds the job (false once it is released).
+  bool runnerHolds(train::RunId job) const;
+  // The job of a run in the model (0 if none).
+  train::RunId jobOf(int runId) const;
+
  Q_SIGNALS:
   void runFinished(int runId);
   void runModelUpdated(int runId);
@@ -61,25 +76,30 @@ class TrainingController : public QObject {
 
  private:
   struct Pending {
-    int runId;
-    train::ProgressEvent event;
-    std::shared_ptr<const nn::Model<float>> model;
+    train::ProgressEvent event;  // event.runId is the JobRunner's id
     bool finished = false;
   };
   void post(Pending pending);
-  void apply(const Pending& pending);
+  void apply(int runId, const Pending& pending);
+  void deliverLosses(const std::vector<Pending>& batch);
   void collectResults();
+  void releaseStopped();
+  void forgetRun(int runId);
+  std::shared_ptr<const data::Dataset> sharedDataset(const train::ExperimentConfig& config) const;
+  int runOf(train::RunId job) const;
 
   RunModel* m_model;
   std::unique_ptr<train::JobRunner> m_runner;
   QTimer* m_timer;
   std::mutex m_inboxMutex;
-  std::vector<Pending> m_inbox;  // guarded by m_inboxMutex
-  std::map<int, train::RunId> m_jobs;  // GUI thread only
+  std::vector<Pending> m_inbox;            // guarded by m_inboxMutex
+  std::map<train::RunId, int> m_runOfJob;  // GUI thread only: the job's run in the model
+  std::map<int, train::RunId> m_jobOfRun;  // its inverse
+  std::set<train::RunId> m_releasing;      // cancelled, released once stopped
   std::map<int, std::shared_ptr<const nn::Model<float>>> m_models;
   std::map<int, std::shared_ptr<const nn::Model<float>>> m_latest;
   std::map<QString, std::shared_ptr<const data::Dataset>> m_datasets;
-  std::vector<int> m_awaitingResult;  // finished runs whose RunResult is not yet posted
+  std::set<train::RunId> m_awaitingResult;  // finished jobs whose RunResult is not yet read
   int m_liveRun = 0;
 };
 
