@@ -10,10 +10,10 @@
 #include <cstdio>
 #include <vector>
 
-#include "ui/experiment_panel.h"
-#include "ui/main_window.h"
-#include "ui/parameter_slider.h"
-#include "ui/run_model.h"
+#include "ui/widgets/experiment_panel.h"
+#include "ui/widgets/main_window.h"
+#include "ui/widgets/parameter_slider.h"
+#include "ui/charts/run_model.h"
 
 int main(int argc, char* argv[]) {
   qputenv("QT_QPA_PLATFORM", qgetenv("QT_QPA_PLATFORM").isEmpty() ? QByteArray("offscreen") : qgetenv("QT_QPA_PLATFORM"));

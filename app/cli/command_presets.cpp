@@ -10,7 +10,7 @@
 #include "cli_options.h"
 #include "experiment_json.h"
 #include "core/data/registry.h"
-#include "ui/preset_file.h"
+#include "ui/io/preset_file.h"
 
 namespace epsilon::cli {
 

@@ -17,7 +17,7 @@
 #include "reproduce_html.h"
 #include "reproduce_plot.h"
 #include "reproduce_runs.h"
-#include "ui/preset_file.h"
+#include "ui/io/preset_file.h"
 
 namespace epsilon::cli {
 
@@ -44,7 +44,7 @@ void drawCharts(PresetOutcome& o, const QDir& out, bool quick) {
   const QString file = o.preset.name + QStringLiteral(".png");
   const QString caption = o.preset.name + (quick ? QStringLiteral(" (quick)") : QString());
   const QString error = o.preset.kind == ui::PresetKind::Accountant
-                            ? plotOneChart(o.points, o.results, ui::ChartKind::EpsilonVsEpoch, out.filePath(file), caption)
+                            ? plotOneChart(o.points, o.results, QStringLiteral("epsilon-vs-epoch"), out.filePath(file), caption)
                             : plotRunGrid(o.points, o.results, out.filePath(file), caption);
   if (error.isEmpty()) o.images << file;
   else o.error = error;
@@ -70,7 +70,7 @@ int runReproduce(const QStringList& arguments) {
   if (jobs && (*jobs < 1 || *jobs > 1024)) throw UsageError("--jobs: expected an integer in [1, 1024], got " + std::to_string(*jobs));
   const bool quick = parser.isSet(QStringLiteral("quick"));
   const std::vector<ui::Preset> presets = selectPresets(parser.value(QStringLiteral("only")));
-  requirePlotting("reproduce");
+  requirePlotTool("reproduce");
   const QString outPath = parser.value(QStringLiteral("out"));
   if (!QDir().mkpath(outPath)) throw std::runtime_error(outPath.toStdString() + ": cannot create the output folder");
   const QDir out(outPath);

@@ -16,8 +16,7 @@
 #include "experiment_json.h"
 #include "reproduce_plot.h"
 #include "reproduce_runs.h"
-#include "ui/chart_export.h"
-#include "ui/preset_file.h"
+#include "ui/io/preset_file.h"
 
 namespace epsilon::cli {
 
@@ -99,9 +98,7 @@ int runSweep(const QStringList& arguments) {
   }
   const QString plot = parser.value(QStringLiteral("plot"));
   if (!plot.isEmpty()) {
-    ui::ExportFormat format;
-    if (!ui::exportFormatForPath(plot, format)) throw UsageError("--plot: expected a .png, .svg or .pdf file, got '" + plot.toStdString() + "'");
-    requirePlotting("--plot");
+    requirePlotting("--plot", plot);
   }
 
   std::vector<train::SweepAxis> axes;

@@ -13,9 +13,8 @@
 #include "core/data/registry.h"
 #include "core/train/job_runner.h"
 #include "experiment_json.h"
-#include "ui/chart_export.h"
-#include "ui/headless_plot.h"
-#include "ui/run_conversion.h"
+#include "reproduce_plot.h"
+#include "ui/io/run_conversion.h"
 #include "train_flags.h"
 
 namespace epsilon::cli {
@@ -81,10 +80,7 @@ int runTrain(const QStringList& arguments) {
     return kExitOk;
   }
   if (parser.isSet(QStringLiteral("plot"))) {
-    ui::ExportFormat format;
-    if (!ui::exportFormatForPath(parser.value(QStringLiteral("plot")), format))
-      throw UsageError(QStringLiteral("--plot: expected a .png, .svg or .pdf file, got '%1'")
-                           .arg(parser.value(QStringLiteral("plot"))).toStdString());
+    requirePlotting("--plot", parser.value(QStringLiteral("plot")));
   }
   const auto dataset = std::make_shared<const data::Dataset>(data::loadDataset(config.dataset.name, config.dataset.options));
   try {
@@ -109,7 +105,7 @@ int runTrain(const QStringList& arguments) {
   if (parser.isSet(QStringLiteral("csv"))) writeFileAtomically(parser.value(QStringLiteral("csv")), historyToCsv(result.history));
   if (parser.isSet(QStringLiteral("plot"))) {
     const QString path = parser.value(QStringLiteral("plot"));
-    const QString error = ui::plotRunsToFile({ui::recordFromResult(result, QString::fromStdString(config.model.preset))}, path);
+    const QString error = plotRecords({ui::recordFromResult(result, QString::fromStdString(config.model.preset))}, path, {});
     if (!error.isEmpty()) throw UsageError(QStringLiteral("--plot: %1").arg(error).toStdString());
   }
   if (result.status != train::RunStatus::Done) {

@@ -2,8 +2,8 @@
 // does the JSON; core has plain structs).
 #pragma once
 
-#include "ui/experiment_json.h"
-#include "ui/session_file.h"
+#include "ui/io/experiment_json.h"
+#include "ui/io/session_file.h"
 
 namespace epsilon::cli {
 using ui::experimentFromJson;

@@ -1,14 +1,9 @@
 // epsilonlab-cli: dispatches to the registered commands (see cli_command.h).
 #include <QCoreApplication>
 #include <QTextStream>
-#ifdef QT_WIDGETS_LIB
-#include <QApplication>
-#endif
 
 #include <cstdio>
-#include <cstring>
 #include <exception>
-#include <memory>
 
 #include "cli_command.h"
 #include "core/common/errors.h"
@@ -26,27 +21,11 @@ void printUsage(QTextStream& out) {
   out << "\nOptions:\n  -h, --help     Show this help.\n  -v, --version  Show the version.\n";
 }
 
-// Commands that draw the GUI's charts (--plot, reproduce) need a QApplication (Qt Charts
-// renders through widgets' graphics scenes); every other command stays a QCoreApplication.
-// A CLI never shows a window, so it draws on the offscreen platform unless told otherwise
-// (this also works with a DISPLAY whose X server is unreachable).
-std::unique_ptr<QCoreApplication> makeApplication(int& argc, char* argv[]) {
-#ifdef QT_WIDGETS_LIB
-  bool plots = argc > 1 && std::strcmp(argv[1], "reproduce") == 0;
-  for (int i = 1; i < argc && !plots; ++i)
-    plots = std::strcmp(argv[i], "--plot") == 0 || std::strncmp(argv[i], "--plot=", 7) == 0;
-  if (plots) {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    return std::make_unique<QApplication>(argc, argv);
-  }
-#endif
-  return std::make_unique<QCoreApplication>(argc, argv);
-}
-
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  const auto app = makeApplication(argc, argv);
+  // Qt Core only: charts are drawn by epsilonlab-plot (reproduce_plot.h).
+  QCoreApplication app(argc, argv);
   QCoreApplication::setApplicationName(QStringLiteral("epsilonlab-cli"));
   QCoreApplication::setApplicationVersion(QStringLiteral(EPSILON_VERSION));
   QTextStream out(stdout);

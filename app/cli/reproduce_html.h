@@ -12,7 +12,7 @@
 #include "core/train/progress.h"
 #include "core/train/sweep.h"
 #include "reproduce_trend.h"
-#include "ui/preset_file.h"
+#include "ui/io/preset_file.h"
 
 namespace epsilon::cli {
 

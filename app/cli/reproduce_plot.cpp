@@ -1,15 +1,16 @@
 #include "reproduce_plot.h"
 
-#include <QApplication>
-#include <QPainter>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryDir>
 
 #include <map>
-#include <stdexcept>
 
-#include "ui/chart_export.h"
-#include "ui/headless_plot.h"
-#include "ui/run_conversion.h"
-#include "ui/run_model.h"
+#include "cli_command.h"
+#include "ui/io/run_conversion.h"
+#include "ui/io/session_file.h"
 
 namespace epsilon::cli {
 
@@ -38,29 +39,55 @@ std::vector<ui::RunRecord> recordsOf(const std::vector<train::SweepPoint>& point
   return records;
 }
 
+QString plotProgram() {
+  return QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("epsilonlab-plot"));
+}
+
 }  // namespace
 
-void requirePlotting(const char* flag) {
-  if (!qobject_cast<QApplication*>(QCoreApplication::instance()))
-    throw std::runtime_error(std::string(flag) + ": drawing charts needs a QApplication, which this program did not create");
+void requirePlotting(const char* flag, const QString& path) {
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  if (suffix != QLatin1String("png") && suffix != QLatin1String("svg") && suffix != QLatin1String("pdf"))
+    throw UsageError(std::string(flag) + ": expected a .png, .svg or .pdf file, got '" + path.toStdString() + "'");
+  requirePlotTool(flag);
+}
+
+void requirePlotTool(const char* flag) {
+  if (!QFileInfo(plotProgram()).isExecutable())
+    throw UsageError(std::string(flag) + ": drawing charts needs " + plotProgram().toStdString() +
+                     ", which is not installed (it is built with EPSILON_BUILD_GUI=ON)");
+}
+
+QString plotRecords(const std::vector<ui::RunRecord>& runs, const QString& path, const QString& caption,
+                    const QString& chart, QSize size, int dpi) {
+  QTemporaryDir dir;
+  if (!dir.isValid()) return QStringLiteral("%1: cannot make a temporary folder (%2)").arg(path, dir.errorString());
+  std::vector<ui::RunRecord> numbered = runs;
+  for (std::size_t i = 0; i < numbered.size(); ++i) numbered[i].id = static_cast<int>(i) + 1;
+  const QString session = dir.filePath(QStringLiteral("runs.json"));
+  ui::saveSession(session, numbered);
+  QStringList arguments{session, QStringLiteral("--out"), path, QStringLiteral("--width"), QString::number(size.width()),
+                        QStringLiteral("--height"), QString::number(size.height()), QStringLiteral("--dpi"),
+                        QString::number(dpi)};
+  if (!caption.isEmpty()) arguments << QStringLiteral("--caption") << caption;
+  if (!chart.isEmpty()) arguments << QStringLiteral("--chart") << chart;
+  QProcess process;
+  process.start(plotProgram(), arguments);
+  constexpr int kPlotTimeoutMs = 10 * 60 * 1000;  // a grid of a few dozen runs takes about a second
+  if (!process.waitForFinished(kPlotTimeoutMs)) return QStringLiteral("%1: %2 did not finish").arg(path, plotProgram());
+  if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0)
+    return QString::fromUtf8(process.readAllStandardError()).trimmed();
+  return {};
 }
 
 QString plotRunGrid(const std::vector<train::SweepPoint>& points, const std::vector<train::RunResult>& results,
                     const QString& path, const QString& caption, QSize size, int dpi) {
-  return ui::plotRunsToFile(recordsOf(points, results), path, size, dpi, caption);
+  return plotRecords(recordsOf(points, results), path, caption, {}, size, dpi);
 }
 
 QString plotOneChart(const std::vector<train::SweepPoint>& points, const std::vector<train::RunResult>& results,
-                     ui::ChartKind kind, const QString& path, const QString& caption, QSize size, int dpi) {
-  // As in ui::plotRunsToFile: the model gives each run its palette colour.
-  ui::RunModel model;
-  for (ui::RunRecord& r : recordsOf(points, results)) model.addRun(std::move(r));
-  ui::RunCharts charts;
-  charts.setCaption(caption);
-  charts.update(model.runs());
-  QChart* chart = charts.chart(kind);
-  return ui::exportDrawing([chart](QPainter& painter, const QRectF& target) { ui::renderChart(chart, painter, target); },
-                           path, size, dpi, QStringLiteral("EpsilonLab"));
+                     const QString& chart, const QString& path, const QString& caption, QSize size, int dpi) {
+  return plotRecords(recordsOf(points, results), path, caption, chart, size, dpi);
 }
 
 }  // namespace epsilon::cli

@@ -1,5 +1,6 @@
-// Charts of a family of runs, drawn by the GUI's own chart code (ui/run_charts.h) without a
-// window: the 2×2 grid for `sweep --plot`, and single charts for the reproduction report.
+// Charts of a family of runs for `train --plot`, `sweep --plot` and `reproduce`. They are
+// drawn by epsilonlab-plot (the GUI's chart code, offscreen), which this runs on a temporary
+// session file: the CLI itself links Qt Core only, so a headless node needs no widget library.
 #pragma once
 
 #include <QSize>
@@ -9,22 +10,27 @@
 
 #include "core/train/progress.h"
 #include "core/train/sweep.h"
-#include "ui/run_charts.h"
+#include "ui/io/run_record.h"
 
 namespace epsilon::cli {
 
-// A QApplication exists (main() makes one for --plot and reproduce); throws std::runtime_error
-// naming `flag` otherwise.
-void requirePlotting(const char* flag);
+// Throws UsageError naming `flag` when `path` is not a .png, .svg or .pdf file, or when
+// epsilonlab-plot is not installed beside epsilonlab-cli (a build with EPSILON_BUILD_GUI=OFF).
+void requirePlotting(const char* flag, const QString& path);
+void requirePlotTool(const char* flag);  // the second half of requirePlotting
+
+// Draws `runs` into `path`: the 2×2 grid, or the one chart named by `chart` ("epsilon-vs-epoch").
+// Returns an empty string on success, else a message naming the file.
+QString plotRecords(const std::vector<ui::RunRecord>& runs, const QString& path, const QString& caption,
+                    const QString& chart = {}, QSize size = {1600, 1100}, int dpi = 150);
 
 // The four charts of the runs (named by their point labels) into one PNG, SVG or PDF.
-// Returns an empty string on success, else a message naming the file.
 QString plotRunGrid(const std::vector<train::SweepPoint>& points, const std::vector<train::RunResult>& results,
                     const QString& path, const QString& caption, QSize size = {1400, 950}, int dpi = 110);
 
-// One of the four charts alone (e.g. ε vs epoch for an accountant-only preset).
+// One of the four charts alone (e.g. "epsilon-vs-epoch" for an accountant-only preset).
 QString plotOneChart(const std::vector<train::SweepPoint>& points, const std::vector<train::RunResult>& results,
-                     ui::ChartKind kind, const QString& path, const QString& caption, QSize size = {1000, 650},
+                     const QString& chart, const QString& path, const QString& caption, QSize size = {1000, 650},
                      int dpi = 110);
 
 }  // namespace epsilon::cli

@@ -15,6 +15,7 @@
 #include "core/train/job_runner.h"
 #include "core/train/privacy_tracker.h"
 #include "experiment_json.h"
+#include "ui/io/csv_writer.h"
 
 namespace epsilon::cli {
 
@@ -148,43 +149,23 @@ const train::ProgressEvent* lastEvaluation(const train::RunResult& result) {
   return nullptr;
 }
 
-namespace {
-
-QString csvCell(QString cell) {
-  if (cell.contains(QLatin1Char(',')) || cell.contains(QLatin1Char('"')) || cell.contains(QLatin1Char('\n')))
-    cell = QLatin1Char('"') + cell.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
-  return cell;
-}
-
-QString csvNumber(double value) {
-  if (std::isnan(value)) return {};
-  if (std::isinf(value)) return value > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
-  return QString::number(value, 'g', 10);
-}
-
-}  // namespace
-
 QByteArray summaryCsv(const std::vector<train::SweepPoint>& points, const std::vector<train::RunResult>& results) {
-  QByteArray csv = "index,label,values,final_accuracy,final_epsilon,nominal_epsilon,delta,accountant,status,seconds\n";
+  ui::CsvWriter csv({"index", "label", "values", "final_accuracy", "final_epsilon", "nominal_epsilon", "delta",
+                     "accountant", "status", "seconds"});
   for (std::size_t i = 0; i < points.size() && i < results.size(); ++i) {
     const auto& point = points[i];
     const auto& result = results[i];
     QStringList values;
     for (const auto& [parameter, value] : point.values) values << QString::fromStdString(parameter + "=" + value);
     const train::ProgressEvent* last = lastEvaluation(result);
-    QStringList row{QString::number(point.index),
-                    csvCell(QString::fromStdString(point.label)),
-                    csvCell(values.join(QLatin1Char(';'))),
-                    last ? csvNumber(last->testAccuracy) : QString(),
-                    last ? csvNumber(last->privacy.epsilon) : QString(),
-                    last ? csvNumber(last->privacy.nominalEpsilon) : QString(),
-                    csvNumber(result.config.privacy.delta),
-                    QString::fromLatin1(privacy::accountantKindName(result.config.privacy.accountant)),
-                    QString::fromStdString(train::runStatusName(result.status)),
-                    QString::number(result.elapsedSeconds, 'f', 2)};
-    csv += row.join(QLatin1Char(',')).toUtf8() + "\n";
+    csv.addRow({QString::number(point.index), ui::csvText(QString::fromStdString(point.label)),
+                ui::csvText(values.join(QLatin1Char(';'))), last ? ui::csvNumber(last->testAccuracy) : QString(),
+                last ? ui::csvNumber(last->privacy.epsilon) : QString(),
+                last ? ui::csvNumber(last->privacy.nominalEpsilon) : QString(), ui::csvNumber(result.config.privacy.delta),
+                QString::fromLatin1(privacy::accountantKindName(result.config.privacy.accountant)),
+                QString::fromStdString(train::runStatusName(result.status)), QString::number(result.elapsedSeconds, 'f', 2)});
   }
-  return csv;
+  return csv.bytes();
 }
 
 void writeSweepOutputs(const QString& dir, const std::vector<train::SweepPoint>& points,

@@ -10,7 +10,7 @@
 
 #include "core/train/progress.h"
 #include "core/train/sweep.h"
-#include "ui/preset_file.h"
+#include "ui/io/preset_file.h"
 
 namespace epsilon::cli {
 

@@ -4,8 +4,8 @@
 #include <QPixmap>
 #include <QTimer>
 
-#include "ui/experiment_panel.h"
-#include "ui/main_window.h"
+#include "ui/widgets/experiment_panel.h"
+#include "ui/widgets/main_window.h"
 
 int main(int argc, char* argv[]) {
   QApplication app(argc, argv);

@@ -5,31 +5,21 @@
 #include <QtTest>
 
 #include <QDir>
+#ifdef EPSILON_HAVE_PLOT
 #include <QImage>
+#endif
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 
+#include "cli_runner.h"
+
 namespace {
 
-struct Outcome {
-  int exitCode = -1;
-  QString out;
-  QString err;
-};
-
-Outcome runCli(const QStringList& arguments) {
-  QProcess process;
-  process.start(QStringLiteral(EPSILON_CLI_PATH), arguments);
-  Outcome o;
-  if (!process.waitForFinished(300000)) return o;
-  o.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-  o.out = QString::fromUtf8(process.readAllStandardOutput());
-  o.err = QString::fromUtf8(process.readAllStandardError());
-  return o;
-}
+using epsilon::test::CliOutcome;
+using epsilon::test::runCli;
 
 // A two-class circle of 400 points, an MLP 2-8-2, 20 DP-SGD steps evaluated every 10.
 QString writeExperiment(const QTemporaryDir& dir) {
@@ -75,11 +65,11 @@ class TestCliSweep : public QObject {
 
  private Q_SLOTS:
   void presetsAreListed() {
-    const Outcome table = runCli({"presets"});
+    const CliOutcome table = runCli({"presets"});
     QCOMPARE(table.exitCode, 0);
     for (const char* name : {"report-fig3-clip-norm", "abadi-privacy-levels", "amian-tanh-output-range", "mindarmour-noise-decay", "teach-epochs-cost"})
       QVERIFY2(table.out.contains(name), name);
-    const Outcome json = runCli({"presets", "--json"});
+    const CliOutcome json = runCli({"presets", "--json"});
     QCOMPARE(json.exitCode, 0);
     const QStringList lines = json.out.split('\n', Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 15);
@@ -92,7 +82,7 @@ class TestCliSweep : public QObject {
   void twoByTwoSweepWritesEveryPoint() {
     QTemporaryDir dir;
     const QString out = dir.filePath("all");
-    const Outcome o = runCli(sweepArgs(writeExperiment(dir)) + QStringList{"--out", out});
+    const CliOutcome o = runCli(sweepArgs(writeExperiment(dir)) + QStringList{"--out", out});
     QVERIFY2(o.exitCode == 0, qPrintable(o.err));
     const QStringList files = QDir(out).entryList({"run-*.json"}, QDir::Files, QDir::Name);
     QCOMPARE(files, (QStringList{"run-00-noise_multiplier=0.5,clip_norm=1.json", "run-01-noise_multiplier=0.5,clip_norm=4.json",
@@ -121,8 +111,8 @@ class TestCliSweep : public QObject {
     QTemporaryDir dir;
     const QString config = writeExperiment(dir);
     QVERIFY(runCli(sweepArgs(config) + QStringList{"--out", dir.filePath("all")}).exitCode == 0);
-    const Outcome a = runCli(sweepArgs(config) + QStringList{"--shard", "1/2", "--out", dir.filePath("s1")});
-    const Outcome b = runCli(sweepArgs(config) + QStringList{"--shard", "2/2", "--out", dir.filePath("s2")});
+    const CliOutcome a = runCli(sweepArgs(config) + QStringList{"--shard", "1/2", "--out", dir.filePath("s1")});
+    const CliOutcome b = runCli(sweepArgs(config) + QStringList{"--shard", "2/2", "--out", dir.filePath("s2")});
     QVERIFY2(a.exitCode == 0 && b.exitCode == 0, qPrintable(a.err + b.err));
     const auto first = summaryOf(dir.filePath("s1")), second = summaryOf(dir.filePath("s2")), all = summaryOf(dir.filePath("all"));
     QCOMPARE(first.keys(), (QList<int>{0, 2}));
@@ -135,7 +125,13 @@ class TestCliSweep : public QObject {
   void plotWritesAnImage() {
     QTemporaryDir dir;
     const QString png = dir.filePath("sweep.png");
-    const Outcome o = runCli(sweepArgs(writeExperiment(dir)) + QStringList{"--plot", png});
+    const CliOutcome o = runCli(sweepArgs(writeExperiment(dir)) + QStringList{"--plot", png});
+#ifndef EPSILON_HAVE_PLOT
+    // Built without the GUI: no plot tool, and --plot says so before any run.
+    QCOMPARE(o.exitCode, 2);
+    QVERIFY2(o.err.contains("epsilonlab-plot") && o.err.contains("EPSILON_BUILD_GUI"), qPrintable(o.err));
+    QVERIFY(!QFile::exists(png));
+#else
     QVERIFY2(o.exitCode == 0, qPrintable(o.err));
     QImage image;
     QVERIFY(image.load(png));
@@ -145,11 +141,12 @@ class TestCliSweep : public QObject {
     for (int y = 0; y < image.height(); y += 7)
       for (int x = 0; x < image.width(); x += 7) colours.insert(image.pixel(x, y));
     QVERIFY(colours.size() > 20);
+#endif
   }
 
   void accountantPresetRunsWithoutTraining() {
     QTemporaryDir dir;
-    const Outcome o = runCli({"sweep", "--preset", "report-fig6-epsilon-epochs", "--out", dir.path()});
+    const CliOutcome o = runCli({"sweep", "--preset", "report-fig6-epsilon-epochs", "--out", dir.path()});
     QVERIFY2(o.exitCode == 0, qPrintable(o.err));
     const QStringList lines = o.out.split('\n', Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 5);
@@ -198,7 +195,7 @@ class TestCliSweep : public QObject {
     preset.write(R"({"format": "epsilonlab-preset", "version": 1, "colour": "blue"})");
     preset.close();
     for (QString& a : arguments) a.replace("@EXP", config).replace("@DIR", dir.filePath("report")).replace("@BADPRESET", preset.fileName());
-    const Outcome o = runCli(arguments);
+    const CliOutcome o = runCli(arguments);
     QVERIFY2(o.exitCode == 2, qPrintable(QString::number(o.exitCode) + ": " + o.err));
     QVERIFY2(o.err.contains(expected), qPrintable(o.err));
   }

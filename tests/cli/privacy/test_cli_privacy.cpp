@@ -6,32 +6,16 @@
 #include <QtTest>
 #include <cmath>
 
+#include "cli_runner.h"
+
 namespace {
 
-struct Run {
-  int exitCode = -1;
-  QByteArray out;
-  QString err;
-};
-
-Run runCli(const QStringList& arguments) {
-  QProcess process;
-  process.start(QStringLiteral(EPSILON_CLI_PATH), arguments);
-  Run run;
-  if (!process.waitForFinished(60000)) {
-    process.kill();
-    process.waitForFinished();
-    return run;
-  }
-  run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-  run.out = process.readAllStandardOutput();
-  run.err = QString::fromUtf8(process.readAllStandardError());
-  return run;
-}
+using Run = epsilon::test::CliOutcome;
+using epsilon::test::runCli;
 
 QJsonObject parseJson(const Run& run) {
   QJsonParseError error;
-  const QJsonDocument document = QJsonDocument::fromJson(run.out, &error);
+  const QJsonDocument document = QJsonDocument::fromJson(run.out.toUtf8(), &error);
   if (error.error != QJsonParseError::NoError || !document.isObject()) return {};
   return document.object();
 }

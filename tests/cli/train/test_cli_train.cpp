@@ -6,29 +6,21 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#ifdef EPSILON_HAVE_PLOT
 #include <QImage>
+#endif
 #include <QProcess>
 #include <QTemporaryDir>
 
+#include "cli_runner.h"
+
 namespace {
 
-struct Outcome {
-  int exitCode = -1;
-  QList<QJsonObject> lines;
-  QString out;
-  QString err;
-};
+using epsilon::test::CliOutcome;
 
-Outcome runCli(const QStringList& arguments) {
-  QProcess process;
-  process.start(QStringLiteral(EPSILON_CLI_PATH), QStringList{QStringLiteral("train")} + arguments);
-  Outcome o;
-  if (!process.waitForFinished(120000)) return o;
-  o.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-  o.out = QString::fromUtf8(process.readAllStandardOutput());
-  o.err = QString::fromUtf8(process.readAllStandardError());
-  for (const QString& line : o.out.split('\n', Qt::SkipEmptyParts)) o.lines << QJsonDocument::fromJson(line.toUtf8()).object();
-  return o;
+// `epsilonlab-cli train ARGUMENTS`.
+CliOutcome runCli(const QStringList& arguments) {
+  return epsilon::test::runCli(QStringList{QStringLiteral("train")} + arguments, 120000);
 }
 
 // A two-class circle of 400 points, an MLP 2-8-2, 20 DP-SGD steps, evaluated every 10.
@@ -47,6 +39,13 @@ class TestCliTrain : public QObject {
   void plotDrawsTheGuiCharts() {
     QTemporaryDir dir;
     const QString png = dir.filePath("charts.png"), svg = dir.filePath("charts.svg");
+#ifndef EPSILON_HAVE_PLOT
+    // Built without the GUI: no plot tool, and --plot says so before training.
+    const CliOutcome missing = runCli(tinyRun() + QStringList{"--quiet", "--plot", png});
+    QCOMPARE(missing.exitCode, 2);
+    QVERIFY2(missing.err.contains("epsilonlab-plot") && missing.err.contains("EPSILON_BUILD_GUI"), qPrintable(missing.err));
+    QVERIFY(!QFile::exists(png));
+#else
     QVERIFY2(runCli(tinyRun() + QStringList{"--quiet", "--plot", png}).exitCode == 0, "png");
     const QImage image(png);
     QCOMPARE(image.size(), QSize(1600, 1100));
@@ -54,7 +53,8 @@ class TestCliTrain : public QObject {
     QFile file(svg);
     QVERIFY(file.open(QIODevice::ReadOnly));
     QVERIFY(file.readAll().contains("<svg"));
-    const Outcome bad = runCli(tinyRun() + QStringList{"--plot", dir.filePath("charts.bmp")});
+#endif
+    const CliOutcome bad = runCli(tinyRun() + QStringList{"--plot", dir.filePath("charts.bmp")});
     QCOMPARE(bad.exitCode, 2);
     QVERIFY(bad.err.contains("--plot"));
   }
@@ -62,15 +62,16 @@ class TestCliTrain : public QObject {
   void tinyRunPrintsWritesAndExitsZero() {
     QTemporaryDir dir;
     const QString json = dir.filePath("run.json"), csv = dir.filePath("run.csv");
-    const Outcome o = runCli(tinyRun() + QStringList{"--out", json, "--csv", csv});
+    const CliOutcome o = runCli(tinyRun() + QStringList{"--out", json, "--csv", csv});
     QVERIFY2(o.exitCode == 0, qPrintable(o.err));
-    QCOMPARE(o.lines.size(), 3);  // steps 0, 10, 20
+    const QList<QJsonObject> lines = o.jsonLines();
+    QCOMPARE(lines.size(), 3);  // steps 0, 10, 20
     double previousEpsilon = -1;
     for (int i = 0; i < 3; ++i) {
-      const QJsonObject& line = o.lines[i];
+      const QJsonObject& line = lines[i];
       QCOMPARE(line["step"].toInt(), 10 * i);
       for (const char* key : {"epoch", "train_loss", "test_accuracy", "test_loss", "epsilon", "delta", "accountant",
-                              "sampling", "sigma", "clip_norm", "fraction_clipped", "mean_grad_norm"}) {
+                              "sampling", "sigma", "clip_norm", "fraction_clipped", "gradient_norm"}) {
         QVERIFY2(line.contains(key), key);
       }
       QVERIFY(line["epsilon"].toDouble() > previousEpsilon);
@@ -78,7 +79,7 @@ class TestCliTrain : public QObject {
       QCOMPARE(line["sigma"].toDouble(), 1.1);
       QCOMPARE(line["accountant"].toString(), QString("rdp"));
     }
-    QVERIFY(o.lines[2]["test_accuracy"].toDouble() > 0.0);
+    QVERIFY(lines[2]["test_accuracy"].toDouble() > 0.0);
 
     QFile file(json);
     QVERIFY(file.open(QIODevice::ReadOnly));
@@ -87,26 +88,27 @@ class TestCliTrain : public QObject {
     QCOMPARE(run["status"].toString(), QString("done"));
     QCOMPARE(run["history"].toArray().size(), 3);
     QCOMPARE(run["experiment"].toObject()["training"].toObject()["steps"].toInt(), 20);
-    QCOMPARE(run["history"].toArray()[2].toObject()["epsilon"].toDouble(), o.lines[2]["epsilon"].toDouble());
+    QCOMPARE(run["history"].toArray()[2].toObject()["epsilon"].toDouble(), lines[2]["epsilon"].toDouble());
 
     QFile table(csv);
     QVERIFY(table.open(QIODevice::ReadOnly));
     const QStringList rows = QString::fromUtf8(table.readAll()).split('\n', Qt::SkipEmptyParts);
     QCOMPARE(rows.size(), 4);
-    QVERIFY(rows[0].startsWith("run,epoch,step,"));
+    QVERIFY2(rows[0].startsWith("run,total_steps,step,epoch,"), qPrintable(rows[0]));
     QVERIFY(!QDir(dir.path()).entryList(QDir::Files).join(' ').contains(".tmp"));  // no temporary left
   }
 
   void sameOutputWithOneAndTwoThreads() {
-    Outcome one = runCli(tinyRun() + QStringList{"--threads", "1"});
-    Outcome two = runCli(tinyRun() + QStringList{"--threads", "2"});
+    CliOutcome one = runCli(tinyRun() + QStringList{"--threads", "1"});
+    CliOutcome two = runCli(tinyRun() + QStringList{"--threads", "2"});
     QCOMPARE(one.exitCode, 0);
     QCOMPARE(two.exitCode, 0);
-    QCOMPARE(one.lines.size(), two.lines.size());
-    for (int i = 0; i < one.lines.size(); ++i) {
-      one.lines[i].remove("elapsed_s");
-      two.lines[i].remove("elapsed_s");
-      QCOMPARE(one.lines[i], two.lines[i]);
+    QList<QJsonObject> oneLines = one.jsonLines(), twoLines = two.jsonLines();
+    QCOMPARE(oneLines.size(), twoLines.size());
+    for (int i = 0; i < oneLines.size(); ++i) {
+      oneLines[i].remove("elapsed_seconds");
+      twoLines[i].remove("elapsed_seconds");
+      QCOMPARE(oneLines[i], twoLines[i]);
     }
   }
 
@@ -120,17 +122,17 @@ class TestCliTrain : public QObject {
                    "privacy": {"privatizer": "tanh", "tanh_c": 0.5, "noise_multiplier": 2.0},
                    "training": {"steps": 7, "lot_size": 16}})");
     file.close();
-    const Outcome shown = runCli({"--config", path, "--noise-multiplier", "3", "--print-config"});
+    const CliOutcome shown = runCli({"--config", path, "--noise-multiplier", "3", "--print-config"});
     QCOMPARE(shown.exitCode, 0);
-    const QJsonObject config = shown.lines.value(0);
+    const QJsonObject config = shown.jsonLines().value(0);
     QCOMPARE(config["privacy"].toObject()["noise_multiplier"].toDouble(), 3.0);  // the flag wins
     QCOMPARE(config["privacy"].toObject()["tanh_c"].toDouble(), 0.5);            // the file's value
     QCOMPARE(config["training"].toObject()["steps"].toInt(), 7);
     QCOMPARE(config["model"].toObject()["preset"].toString(), QString("mlp"));   // the default
     // Trained: the tanh filter shows its nominal ε, labelled, beside the honest one.
-    const Outcome trained = runCli({"--config", path, "--hidden", "4"});
+    const CliOutcome trained = runCli({"--config", path, "--hidden", "4"});
     QVERIFY2(trained.exitCode == 0, qPrintable(trained.err));
-    const QJsonObject last = trained.lines.last();
+    const QJsonObject last = trained.jsonLines().last();
     QVERIFY(last.contains("nominal_epsilon"));
     QVERIFY(last["nominal_label"].toString().contains("not a DP guarantee"));
     QVERIFY(last["nominal_epsilon"].toDouble() < last["epsilon"].toDouble());
@@ -153,10 +155,10 @@ class TestCliTrain : public QObject {
   void badInputExitsTwoNamingTheField() {
     QFETCH(QStringList, arguments);
     QFETCH(QString, named);
-    const Outcome o = runCli(arguments);
+    const CliOutcome o = runCli(arguments);
     QCOMPARE(o.exitCode, 2);
     QVERIFY2(o.err.contains(named), qPrintable(o.err));
-    QVERIFY(o.lines.isEmpty());
+    QVERIFY(o.jsonLines().isEmpty());
   }
 
   void badConfigFilesExitTwo_data() {
@@ -179,13 +181,13 @@ class TestCliTrain : public QObject {
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write(content);
     file.close();
-    const Outcome o = runCli({"--config", path});
+    const CliOutcome o = runCli({"--config", path});
     QCOMPARE(o.exitCode, 2);
     QVERIFY2(o.err.contains(named), qPrintable(o.err));
   }
 
   void missingConfigFileExitsTwo() {
-    const Outcome o = runCli({"--config", "/nonexistent/experiment.json"});
+    const CliOutcome o = runCli({"--config", "/nonexistent/experiment.json"});
     QCOMPARE(o.exitCode, 2);
     QVERIFY(o.err.contains("/nonexistent/experiment.json"));
   }

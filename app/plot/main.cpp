@@ -1,0 +1,71 @@
+// epsilonlab-plot: renders the runs of an EpsilonLab session file into the GUI's charts (the
+// 2×2 grid, or one chart with --chart) as PNG, SVG or PDF. Exit status 0 on success, 2 on a
+// bad flag or an unreadable file (the message names it).
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTextStream>
+
+#include <exception>
+
+#include "ui/charts/headless_plot.h"
+#include "ui/io/session_file.h"
+
+namespace {
+
+constexpr int kExitUsage = 2;
+
+int intValue(const QCommandLineParser& parser, const QString& flag, int low, int high) {
+  bool ok = false;
+  const int value = parser.value(flag).toInt(&ok);
+  if (!ok || value < low || value > high)
+    throw std::invalid_argument(QStringLiteral("--%1: expected an integer in [%2, %3], got '%4'")
+                                    .arg(flag).arg(low).arg(high).arg(parser.value(flag)).toStdString());
+  return value;
+}
+
+int plot(const QCommandLineParser& parser) {
+  if (parser.positionalArguments().size() != 1) throw std::invalid_argument("expected one session file");
+  const QString out = parser.value(QStringLiteral("out"));
+  if (out.isEmpty()) throw std::invalid_argument("--out: expected the file to write (.png, .svg or .pdf)");
+  const auto runs = epsilon::ui::loadSession(parser.positionalArguments().constFirst());
+  const QSize size(intValue(parser, QStringLiteral("width"), 100, 20000),
+                   intValue(parser, QStringLiteral("height"), 100, 20000));
+  const int dpi = intValue(parser, QStringLiteral("dpi"), 30, 1200);
+  const QString caption = parser.value(QStringLiteral("caption"));
+  const QString chart = parser.value(QStringLiteral("chart"));
+  const QString error = chart.isEmpty() ? epsilon::ui::plotRunsToFile(runs, out, size, dpi, caption)
+                                        : epsilon::ui::plotChartToFile(runs, chart, out, size, dpi, caption);
+  if (!error.isEmpty()) throw std::invalid_argument(error.toStdString());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  // Never shows a window: draw offscreen unless told otherwise.
+  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+  QApplication app(argc, argv);
+  QApplication::setApplicationName(QStringLiteral("epsilonlab-plot"));
+  QApplication::setApplicationVersion(QStringLiteral(EPSILON_VERSION));
+  QCommandLineParser parser;
+  parser.setApplicationDescription(QStringLiteral("Draws the runs of an EpsilonLab session file as the GUI's charts."));
+  parser.addHelpOption();
+  parser.addVersionOption();
+  parser.addPositionalArgument(QStringLiteral("session"), QStringLiteral("An epsilonlab-session file."));
+  parser.addOptions({
+      {QStringLiteral("out"), QStringLiteral("The file to write (.png, .svg or .pdf)."), QStringLiteral("FILE")},
+      {QStringLiteral("chart"), QStringLiteral("One chart only: accuracy-vs-epoch, epsilon-vs-epoch, accuracy-vs-epsilon, loss-vs-step."),
+       QStringLiteral("NAME")},
+      {QStringLiteral("caption"), QStringLiteral("A subtitle under each chart's title."), QStringLiteral("TEXT")},
+      {QStringLiteral("width"), QStringLiteral("Width in pixels (PNG) or points."), QStringLiteral("N"), QStringLiteral("1600")},
+      {QStringLiteral("height"), QStringLiteral("Height in pixels (PNG) or points."), QStringLiteral("N"), QStringLiteral("1100")},
+      {QStringLiteral("dpi"), QStringLiteral("Resolution stored in a PNG."), QStringLiteral("N"), QStringLiteral("150")},
+  });
+  parser.process(app);
+  try {
+    return plot(parser);
+  } catch (const std::exception& e) {
+    QTextStream(stderr) << "epsilonlab-plot: " << e.what() << "\n";
+    return kExitUsage;
+  }
+}

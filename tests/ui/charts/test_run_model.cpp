@@ -1,0 +1,96 @@
+// The runs table: ids, colours, statuses, the parameters that differ, undoable deletes.
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+#include <QUndoStack>
+
+#include "ui/io/config_diff.h"
+#include "ui/io/experiment_json.h"
+#include "ui/charts/run_model.h"
+#include "ui/widgets/runs_view.h"
+
+using namespace epsilon::ui;
+
+namespace {
+RunRecord runWithSigma(double sigma) {
+  RunRecord r;
+  r.config.privacy.noise.initial = sigma;
+  r.config.privacy.privatizer.clipNorm = 1.0;
+  r.config.dataset.name = "circle";
+  return r;
+}
+}  // namespace
+
+class TestRunModel : public QObject {
+  Q_OBJECT
+ private Q_SLOTS:
+  void addAssignsIdsColoursNames() {
+    RunModel model;
+    const int a = model.addRun(runWithSigma(1.0));
+    const int b = model.addRun(runWithSigma(2.0));
+    QCOMPARE(model.rowCount(), 2);
+    QVERIFY(a != b);
+    QVERIFY(model.run(a)->color != model.run(b)->color);
+    QCOMPARE(model.run(a)->name, QStringLiteral("Run %1").arg(a));
+  }
+  void differingParametersOnlyShowWhatDiffers() {
+    RunModel model;
+    model.addRun(runWithSigma(0.5));
+    model.addRun(runWithSigma(1.5));
+    const QString text = model.index(1, RunModel::ParametersColumn).data().toString();
+    QCOMPARE(text, QStringLiteral("noise_multiplier=1.5"));
+    QCOMPARE(differingKeys({experimentToJson(runWithSigma(1).config), experimentToJson(runWithSigma(1).config)}), QStringList{});
+  }
+  void statusProgressAndHistory() {
+    RunModel model;
+    const int id = model.addRun(runWithSigma(1.0));
+    QSignalSpy history(&model, &RunModel::historyChanged);
+    EvalPoint p;
+    p.step = 10;
+    p.epoch = 1;
+    p.testAccuracy = 0.9;
+    p.epsilon = 0.75;
+    model.appendEval(id, p);
+    QCOMPARE(history.count(), 1);
+    QCOMPARE(model.index(0, RunModel::AccuracyColumn).data().toString(), QStringLiteral("90.0%"));
+    QCOMPARE(model.index(0, RunModel::EpsilonColumn).data().toString(), QStringLiteral("0.75"));
+    model.setStatus(id, RunStatus::Diverged, QStringLiteral("loss became NaN at step 12"));
+    QCOMPARE(model.index(0, RunModel::StatusColumn).data().toString(), QStringLiteral("diverged"));
+    QCOMPARE(model.index(0, RunModel::StatusColumn).data(Qt::ToolTipRole).toString(),
+             QStringLiteral("loss became NaN at step 12"));
+    QVERIFY(model.index(0, RunModel::StatusColumn).data(Qt::ForegroundRole).isValid());
+  }
+  void deleteIsUndoable() {
+    RunModel model;
+    QUndoStack undo;
+    RunsView view(&model, &undo);
+    const int a = model.addRun(runWithSigma(1.0));
+    const int b = model.addRun(runWithSigma(2.0));
+    const int c = model.addRun(runWithSigma(3.0));
+    view.table()->selectRow(1);
+    QCOMPARE(view.selectedRunIds(), QList<int>{b});
+    view.deleteSelected();
+    QCOMPARE(model.rowCount(), 2);
+    QVERIFY(model.run(b) == nullptr);
+    undo.undo();
+    QCOMPARE(model.rowCount(), 3);
+    QCOMPARE(model.idAt(0), a);
+    QCOMPARE(model.idAt(1), b);
+    QCOMPARE(model.idAt(2), c);
+    undo.redo();
+    QCOMPARE(model.rowCount(), 2);
+  }
+  void renameAndHideThroughTheModel() {
+    RunModel model;
+    const int id = model.addRun(runWithSigma(1.0));
+    QVERIFY(model.setData(model.index(0, RunModel::NameColumn), QStringLiteral("baseline"), Qt::EditRole));
+    QCOMPARE(model.run(id)->name, QStringLiteral("baseline"));
+    QVERIFY(!model.setData(model.index(0, RunModel::NameColumn), QStringLiteral("  "), Qt::EditRole));
+    QVERIFY(model.setData(model.index(0, RunModel::NameColumn), Qt::Unchecked, Qt::CheckStateRole));
+    QVERIFY(!model.run(id)->visible);
+  }
+};
+
+QTEST_MAIN(TestRunModel)
+#include "test_run_model.moc"

@@ -1,0 +1,101 @@
+#include "ui/charts/chart_export.h"
+
+#include <QFileInfo>
+#include <QImage>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+
+#include <cmath>
+
+namespace epsilon::ui {
+
+bool exportFormatForPath(const QString& path, ExportFormat& format) {
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  if (suffix == QStringLiteral("png")) format = ExportFormat::Png;
+  else if (suffix == QStringLiteral("svg")) format = ExportFormat::Svg;
+  else if (suffix == QStringLiteral("pdf")) format = ExportFormat::Pdf;
+  else return false;
+  return true;
+}
+
+QString exportDrawing(const RenderFunction& render, const QString& path, QSize size, int dpi,
+                      const QString& title) {
+  ExportFormat format;
+  if (!exportFormatForPath(path, format))
+    return QObject::tr("%1: unknown export format '%2' (use .png, .svg or .pdf)")
+        .arg(path, QFileInfo(path).suffix());
+  if (size.width() < 16 || size.height() < 16 || size.width() > 20000 || size.height() > 20000)
+    return QObject::tr("%1: export size %2×%3 is outside 16..20000 pixels")
+        .arg(path).arg(size.width()).arg(size.height());
+  if (dpi < 24 || dpi > 1200) return QObject::tr("%1: DPI %2 is outside 24..1200").arg(path).arg(dpi);
+
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly))
+    return QObject::tr("Cannot write %1: %2").arg(path, file.errorString());
+  const QRectF target(QPointF(0, 0), QSizeF(size));
+  bool painted = false;
+  switch (format) {
+    case ExportFormat::Png: {
+      QImage image(size, QImage::Format_ARGB32_Premultiplied);
+      image.fill(Qt::white);
+      const int dotsPerMeter = static_cast<int>(std::lround(dpi / 0.0254));
+      image.setDotsPerMeterX(dotsPerMeter);
+      image.setDotsPerMeterY(dotsPerMeter);
+      {
+        // Draw in 96-dpi units scaled up, so a higher DPI gives larger, sharper text and
+        // lines at the same pixel size, as a slide needs.
+        QPainter painter(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        const double scale = dpi / 96.0;
+        painter.scale(scale, scale);
+        render(painter, QRectF(QPointF(0, 0), QSizeF(size) / scale));
+      }
+      painted = image.save(&file, "PNG");
+      break;
+    }
+    case ExportFormat::Svg: {
+      QSvgGenerator generator;
+      generator.setOutputDevice(&file);
+      generator.setSize(size);
+      generator.setViewBox(target);
+      generator.setResolution(dpi);
+      generator.setTitle(title);
+      generator.setDescription(QObject::tr("Exported from EpsilonLab"));
+      QPainter painter;
+      painted = painter.begin(&generator);
+      if (painted) {
+        render(painter, target);
+        painter.end();
+      }
+      break;
+    }
+    case ExportFormat::Pdf: {
+      QPdfWriter writer(&file);
+      writer.setTitle(title);
+      writer.setCreator(QStringLiteral("EpsilonLab"));
+      writer.setResolution(dpi);
+      writer.setPageSize(QPageSize(QSizeF(size.width() * 72.0 / dpi, size.height() * 72.0 / dpi),
+                                   QPageSize::Point));
+      writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+      QPainter painter;
+      painted = painter.begin(&writer);
+      if (painted) {
+        const QRect page = painter.viewport();
+        painter.scale(page.width() / target.width(), page.height() / target.height());
+        render(painter, target);
+        painter.end();
+      }
+      break;
+    }
+  }
+  if (!painted) {
+    file.cancelWriting();
+    return QObject::tr("Cannot render %1").arg(path);
+  }
+  if (!file.commit()) return QObject::tr("Cannot write %1: %2").arg(path, file.errorString());
+  return {};
+}
+
+}  // namespace epsilon::ui

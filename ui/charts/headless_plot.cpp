@@ -1,0 +1,46 @@
+#include "ui/charts/headless_plot.h"
+
+#include <QPainter>
+
+#include "ui/charts/chart_export.h"
+#include "ui/charts/run_charts.h"
+#include "ui/charts/run_model.h"
+
+namespace epsilon::ui {
+
+namespace {
+
+// A model gives runs without colours their palette colours, as in the GUI.
+void drawRuns(RunCharts& charts, const std::vector<RunRecord>& runs, const QString& caption) {
+  RunModel model;
+  for (const RunRecord& r : runs) model.addRun(r);
+  charts.setCaption(caption);
+  charts.update(model.runs());
+}
+
+}  // namespace
+
+QString plotRunsToFile(const std::vector<RunRecord>& runs, const QString& path, QSize size, int dpi,
+                       const QString& caption) {
+  RunCharts charts;
+  drawRuns(charts, runs, caption);
+  return exportDrawing([&charts](QPainter& painter, const QRectF& target) { charts.renderGrid(painter, target); },
+                       path, size, dpi, QStringLiteral("EpsilonLab"));
+}
+
+QString plotChartToFile(const std::vector<RunRecord>& runs, const QString& chartStem, const QString& path,
+                        QSize size, int dpi, const QString& caption) {
+  QStringList stems;
+  for (ChartKind kind : kAllChartKinds) {
+    stems << chartFileStem(kind);
+    if (chartFileStem(kind) != chartStem) continue;
+    RunCharts charts;
+    drawRuns(charts, runs, caption);
+    QChart* chart = charts.chart(kind);
+    return exportDrawing([chart](QPainter& painter, const QRectF& target) { renderChart(chart, painter, target); },
+                         path, size, dpi, QStringLiteral("EpsilonLab"));
+  }
+  return QStringLiteral("unknown chart '%1' (expected one of %2)").arg(chartStem, stems.join(QStringLiteral(", ")));
+}
+
+}  // namespace epsilon::ui

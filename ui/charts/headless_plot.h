@@ -1,0 +1,26 @@
+// Charts without a window: renders runs into the same four charts the GUI shows (the same
+// RunCharts code) and writes them as one PNG, SVG or PDF, so slides can be made from
+// scripts (epsilonlab-plot, which epsilonlab-cli runs for --plot and reproduce). Needs a
+// QApplication, which may use the offscreen platform.
+#pragma once
+
+#include <QSize>
+#include <QString>
+
+#include <vector>
+
+#include "ui/io/run_record.h"
+
+namespace epsilon::ui {
+
+// Writes the 2×2 chart grid for `runs` to `path` (format from the suffix). Returns an empty
+// string on success, else a message naming the file.
+QString plotRunsToFile(const std::vector<RunRecord>& runs, const QString& path, QSize size = {1600, 1100},
+                       int dpi = 150, const QString& caption = {});
+
+// One of the four charts alone, named by its file stem ("epsilon-vs-epoch", see
+// chartFileStem). Returns an empty string on success, else a message naming the chart or file.
+QString plotChartToFile(const std::vector<RunRecord>& runs, const QString& chartStem, const QString& path,
+                        QSize size = {1000, 650}, int dpi = 110, const QString& caption = {});
+
+}  // namespace epsilon::ui

@@ -1,0 +1,296 @@
+#include "ui/charts/run_charts.h"
+
+#include <QChart>
+#include <QGraphicsScene>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QPainter>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace epsilon::ui {
+
+QString chartTitle(ChartKind kind) {
+  switch (kind) {
+    case ChartKind::AccuracyVsEpoch: return QObject::tr("Test accuracy vs epoch");
+    case ChartKind::EpsilonVsEpoch: return QObject::tr("Privacy spent (ε) vs epoch");
+    case ChartKind::AccuracyVsEpsilon: return QObject::tr("Privacy–utility frontier");
+    case ChartKind::LossVsStep: return QObject::tr("Training loss vs step");
+  }
+  return {};
+}
+
+QString chartFileStem(ChartKind kind) {
+  switch (kind) {
+    case ChartKind::AccuracyVsEpoch: return QStringLiteral("accuracy-vs-epoch");
+    case ChartKind::EpsilonVsEpoch: return QStringLiteral("epsilon-vs-epoch");
+    case ChartKind::AccuracyVsEpsilon: return QStringLiteral("accuracy-vs-epsilon");
+    case ChartKind::LossVsStep: return QStringLiteral("loss-vs-step");
+  }
+  return {};
+}
+
+namespace {
+QString xLabel(ChartKind kind) {
+  switch (kind) {
+    case ChartKind::AccuracyVsEpoch:
+    case ChartKind::EpsilonVsEpoch: return QObject::tr("epoch (passes over the training set)");
+    case ChartKind::AccuracyVsEpsilon: return QObject::tr("ε spent (lower is more private)");
+    case ChartKind::LossVsStep: return QObject::tr("step (lots processed)");
+  }
+  return {};
+}
+QString yLabel(ChartKind kind) {
+  switch (kind) {
+    case ChartKind::AccuracyVsEpoch:
+    case ChartKind::AccuracyVsEpsilon: return QObject::tr("test accuracy (%)");
+    case ChartKind::EpsilonVsEpoch: return QObject::tr("ε");
+    case ChartKind::LossVsStep: return QObject::tr("cross-entropy loss (nats)");
+  }
+  return {};
+}
+
+QList<QPointF> pointsFor(const RunRecord& run, ChartKind kind) {
+  QList<QPointF> points;
+  if (kind == ChartKind::LossVsStep) {
+    // Long runs have tens of thousands of steps: keep at most ~2000 points, averaging
+    // neighbours so the curve keeps its shape.
+    const std::size_t n = run.losses.size();
+    const std::size_t stride = std::max<std::size_t>(1, n / 2000);
+    points.reserve(static_cast<qsizetype>(n / stride + 1));
+    for (std::size_t i = 0; i < n; i += stride) {
+      double sum = 0;
+      int count = 0;
+      for (std::size_t j = i; j < std::min(n, i + stride); ++j) {
+        if (std::isfinite(run.losses[j].loss)) {
+          sum += run.losses[j].loss;
+          ++count;
+        }
+      }
+      if (count > 0) points.append(QPointF(static_cast<double>(run.losses[i].step), sum / count));
+    }
+    return points;
+  }
+  points.reserve(static_cast<qsizetype>(run.evals.size()));
+  for (const EvalPoint& e : run.evals) {
+    double x = e.epoch, y = kNaN;
+    switch (kind) {
+      case ChartKind::AccuracyVsEpoch: y = 100.0 * e.testAccuracy; break;
+      case ChartKind::EpsilonVsEpoch: y = e.epsilon; break;
+      case ChartKind::AccuracyVsEpsilon: x = e.epsilon; y = 100.0 * e.testAccuracy; break;
+      case ChartKind::LossVsStep: break;
+    }
+    if (std::isfinite(x) && std::isfinite(y)) points.append(QPointF(x, y));
+  }
+  return points;
+}
+
+// Rounds an axis maximum up to a readable value (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k).
+double niceCeil(double value) {
+  if (!(value > 0)) return 1.0;
+  const double magnitude = std::pow(10.0, std::floor(std::log10(value)));
+  for (double m : {1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0})
+    if (m * magnitude >= value * (1 - 1e-12)) return m * magnitude;
+  return 10 * magnitude;
+}
+}  // namespace
+
+RunCharts::RunCharts(QObject* parent) : QObject(parent) {
+  for (ChartKind kind : kAllChartKinds) {
+    const int k = static_cast<int>(kind);
+    auto* chart = new QChart();
+    chart->setTitle(chartTitle(kind));
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    auto* x = new QValueAxis(chart);
+    auto* y = new QValueAxis(chart);
+    x->setTitleText(xLabel(kind));
+    y->setTitleText(yLabel(kind));
+    x->setLabelFormat(QStringLiteral("%.3g"));
+    y->setLabelFormat(QStringLiteral("%.3g"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    m_charts[k] = chart;
+    m_xAxes[k] = x;
+    m_yAxes[k] = y;
+  }
+  applyStyle();
+  fitAxes();
+}
+
+RunCharts::~RunCharts() {
+  for (QChart* chart : m_charts) {
+    if (chart && !chart->scene()) delete chart;  // a chart in a view belongs to its scene
+  }
+}
+
+void RunCharts::setCaption(const QString& caption) {
+  for (ChartKind kind : kAllChartKinds) {
+    QChart* c = chart(kind);
+    c->setTitle(caption.isEmpty() ? chartTitle(kind)
+                                  : chartTitle(kind) + QStringLiteral("<br><small>") +
+                                        caption.toHtmlEscaped() + QStringLiteral("</small>"));
+  }
+}
+
+void RunCharts::setPresentationMode(bool on) {
+  m_presentation = on;
+  applyStyle();
+}
+
+void RunCharts::applyStyle() {
+  const int base = m_presentation ? 15 : 9;
+  for (int k = 0; k < kChartKindCount; ++k) {
+    QFont title;
+    title.setPointSize(base + 2);
+    title.setBold(true);
+    m_charts[k]->setTitleFont(title);
+    QFont labels;
+    labels.setPointSize(base);
+    m_charts[k]->legend()->setFont(labels);
+    for (QValueAxis* axis : {m_xAxes[k], m_yAxes[k]}) {
+      axis->setLabelsFont(labels);
+      QFont axisTitle = labels;
+      axisTitle.setBold(true);
+      axis->setTitleFont(axisTitle);
+    }
+  }
+  const qreal width = m_presentation ? 4.0 : 2.0;
+  for (auto& [id, rs] : m_series) {
+    for (QXYSeries* s : rs.line) {
+      QPen pen = s->pen();
+      pen.setWidthF(width);
+      s->setPen(pen);
+    }
+    if (auto* marker = qobject_cast<QScatterSeries*>(rs.frontierMarker))
+      marker->setMarkerSize(m_presentation ? 16 : 10);
+  }
+}
+
+RunCharts::RunSeries& RunCharts::seriesFor(const RunRecord& run) {
+  auto it = m_series.find(run.id);
+  if (it != m_series.end()) return it->second;
+  RunSeries rs;
+  for (ChartKind kind : kAllChartKinds) {
+    const int k = static_cast<int>(kind);
+    auto* s = new QLineSeries();
+    s->setPointsVisible(kind != ChartKind::LossVsStep);
+    m_charts[k]->addSeries(s);
+    s->attachAxis(m_xAxes[k]);
+    s->attachAxis(m_yAxes[k]);
+    rs.line[k] = s;
+    Q_EMIT seriesCreated(s, run.id, kind);
+  }
+  auto* marker = new QScatterSeries();
+  const int f = static_cast<int>(ChartKind::AccuracyVsEpsilon);
+  m_charts[f]->addSeries(marker);
+  marker->attachAxis(m_xAxes[f]);
+  marker->attachAxis(m_yAxes[f]);
+  for (QLegendMarker* m : m_charts[f]->legend()->markers(marker)) m->setVisible(false);
+  rs.frontierMarker = marker;
+  Q_EMIT seriesCreated(marker, run.id, ChartKind::AccuracyVsEpsilon);
+  auto [inserted, ok] = m_series.emplace(run.id, rs);
+  applyStyle();
+  return inserted->second;
+}
+
+void RunCharts::removeRun(int id) {
+  auto it = m_series.find(id);
+  if (it == m_series.end()) return;
+  for (int k = 0; k < kChartKindCount; ++k) {
+    m_charts[k]->removeSeries(it->second.line[k]);
+    delete it->second.line[k];
+  }
+  m_charts[static_cast<int>(ChartKind::AccuracyVsEpsilon)]->removeSeries(it->second.frontierMarker);
+  delete it->second.frontierMarker;
+  m_series.erase(it);
+}
+
+void RunCharts::update(const std::vector<RunRecord>& runs) {
+  std::vector<int> keep;
+  for (const RunRecord& run : runs) {
+    if (!run.visible) continue;
+    keep.push_back(run.id);
+    RunSeries& rs = seriesFor(run);
+    for (ChartKind kind : kAllChartKinds) {
+      QXYSeries* s = rs.line[static_cast<int>(kind)];
+      s->setName(run.name);
+      QPen pen = s->pen();
+      pen.setColor(QColor(run.color));
+      if (run.status == RunStatus::Diverged || run.status == RunStatus::Failed) pen.setStyle(Qt::DashLine);
+      s->setPen(pen);
+      s->setColor(QColor(run.color));
+      s->replace(pointsFor(run, kind));
+    }
+    const QList<QPointF> frontier = pointsFor(run, ChartKind::AccuracyVsEpsilon);
+    rs.frontierMarker->setName(run.name);
+    rs.frontierMarker->setColor(QColor(run.color));
+    rs.frontierMarker->replace(frontier.isEmpty() ? QList<QPointF>{} : QList<QPointF>{frontier.back()});
+  }
+  std::vector<int> drop;
+  for (const auto& [id, rs] : m_series)
+    if (std::find(keep.begin(), keep.end(), id) == keep.end()) drop.push_back(id);
+  for (int id : drop) removeRun(id);
+  fitAxes();
+}
+
+int RunCharts::pointCount(ChartKind kind, int runId) const {
+  const auto it = m_series.find(runId);
+  return it == m_series.end() ? 0 : static_cast<int>(it->second.line[static_cast<int>(kind)]->count());
+}
+
+void RunCharts::fitAxes() {
+  for (ChartKind kind : kAllChartKinds) {
+    const int k = static_cast<int>(kind);
+    double xMax = 0, yMax = 0, yMin = 0;
+    bool any = false;
+    for (const auto& [id, rs] : m_series) {
+      for (const QPointF& p : rs.line[k]->points()) {
+        xMax = any ? std::max(xMax, p.x()) : p.x();
+        yMax = any ? std::max(yMax, p.y()) : p.y();
+        yMin = any ? std::min(yMin, p.y()) : p.y();
+        any = true;
+      }
+    }
+    double yLow = 0, yHigh = niceCeil(yMax);
+    if (kind == ChartKind::AccuracyVsEpoch || kind == ChartKind::AccuracyVsEpsilon) {
+      // Accuracy axes show where the runs are, not always 0..100, but never beyond 100.
+      yLow = any ? std::max(0.0, std::floor((yMin - 2.0) / 10.0) * 10.0) : 0.0;
+      yHigh = 100.0;
+    }
+    m_xAxes[k]->setRange(0.0, niceCeil(any ? xMax : 1.0));
+    m_xAxes[k]->applyNiceNumbers();  // ticks on round numbers (0, 5, 10, 15 rather than 3.75)
+    m_yAxes[k]->setRange(yLow, any ? yHigh : (kind == ChartKind::EpsilonVsEpoch ? 1.0 : yHigh));
+  }
+}
+
+void renderChart(QChart* chart, QPainter& painter, const QRectF& target) {
+  if (QGraphicsScene* scene = chart->scene()) {
+    // A chart shown in a view: lay it out at the target size for the drawing (so fonts and
+    // margins keep their size whatever the window's), draw it, and put it back.
+    const QRectF old = chart->geometry();
+    chart->setGeometry(QRectF(old.topLeft(), target.size()));
+    scene->render(&painter, target, chart->mapRectToScene(chart->boundingRect()));
+    chart->setGeometry(old);
+    return;
+  }
+  // A chart not shown anywhere is laid out at the target size in a scene of its own.
+  QGraphicsScene scene;
+  scene.addItem(chart);
+  chart->setGeometry(QRectF(QPointF(0, 0), target.size()));
+  scene.render(&painter, target, QRectF(QPointF(0, 0), target.size()));
+  scene.removeItem(chart);
+}
+
+void RunCharts::renderGrid(QPainter& painter, const QRectF& target) {
+  const qreal w = target.width() / 2.0, h = target.height() / 2.0;
+  for (int k = 0; k < kChartKindCount; ++k) {
+    renderChart(m_charts[k], painter,
+                QRectF(target.left() + (k % 2) * w, target.top() + (k / 2) * h, w, h));
+  }
+}
+
+}  // namespace epsilon::ui

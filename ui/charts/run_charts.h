@@ -1,0 +1,81 @@
+// The four charts every run is drawn in — test accuracy vs epoch, ε vs epoch, accuracy vs ε
+// (the privacy–utility frontier) and training loss vs step — kept in sync with a list of
+// runs. The same object feeds the GUI's chart views and the CLI's headless --plot, so an
+// exported slide looks like the window.
+#pragma once
+
+#include <QObject>
+
+#include <array>
+#include <map>
+#include <vector>
+
+#include "ui/io/run_record.h"
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QXYSeries;
+class QValueAxis;
+class QLogValueAxis;
+class QPainter;
+class QRectF;
+QT_END_NAMESPACE
+
+namespace epsilon::ui {
+
+enum class ChartKind { AccuracyVsEpoch = 0, EpsilonVsEpoch, AccuracyVsEpsilon, LossVsStep };
+inline constexpr int kChartKindCount = 4;
+inline constexpr std::array<ChartKind, kChartKindCount> kAllChartKinds = {
+    ChartKind::AccuracyVsEpoch, ChartKind::EpsilonVsEpoch, ChartKind::AccuracyVsEpsilon,
+    ChartKind::LossVsStep};
+
+QString chartTitle(ChartKind kind);
+QString chartFileStem(ChartKind kind);  // "accuracy-vs-epoch", ...
+// Draws one chart scaled into `target` (the chart may or may not be shown in a view).
+void renderChart(QChart* chart, QPainter& painter, const QRectF& target);
+
+class RunCharts : public QObject {
+  Q_OBJECT
+ public:
+  explicit RunCharts(QObject* parent = nullptr);
+  ~RunCharts() override;
+
+  QChart* chart(ChartKind kind) const { return m_charts[static_cast<int>(kind)]; }
+
+  // Brings every chart up to date with `runs` (hidden runs are removed): series are reused
+  // and their points replaced in one call each, then the axes fit the data.
+  void update(const std::vector<RunRecord>& runs);
+  // Large fonts and thick lines for a projector.
+  void setPresentationMode(bool on);
+  bool presentationMode() const { return m_presentation; }
+  // A subtitle for exports ("δ = 1e-5 · RDP · Poisson sampling").
+  void setCaption(const QString& caption);
+
+  // Number of points the run's series holds in a chart (tests count them).
+  int pointCount(ChartKind kind, int runId) const;
+
+  // Draws all four charts in a 2×2 grid into `target` (used for grid exports and --plot).
+  void renderGrid(QPainter& painter, const QRectF& target);
+
+ Q_SIGNALS:
+  // A series was made for a run (the chart panel connects its hover tooltip).
+  void seriesCreated(QXYSeries* series, int runId, ChartKind kind);
+
+ private:
+  struct RunSeries {
+    std::array<QXYSeries*, kChartKindCount> line{};
+    QXYSeries* frontierMarker = nullptr;  // the run's last point in accuracy vs ε
+  };
+  void applyStyle();
+  RunSeries& seriesFor(const RunRecord& run);
+  void removeRun(int id);
+  void fitAxes();
+
+  std::array<QChart*, kChartKindCount> m_charts{};
+  std::array<QValueAxis*, kChartKindCount> m_xAxes{};
+  std::array<QValueAxis*, kChartKindCount> m_yAxes{};
+  std::map<int, RunSeries> m_series;
+  bool m_presentation = false;
+};
+
+}  // namespace epsilon::ui

@@ -1,0 +1,246 @@
+#include "ui/charts/run_model.h"
+
+#include <QBrush>
+#include <QFont>
+
+#include <cmath>
+
+#include "ui/io/config_diff.h"
+#include "ui/io/experiment_json.h"
+#include "ui/io/number_format.h"
+
+namespace epsilon::ui {
+
+namespace {
+// Okabe–Ito-like palette, distinguishable with colour-vision deficiencies, then more.
+const QColor kPalette[] = {QColor(0, 114, 178), QColor(230, 159, 0),  QColor(0, 158, 115),
+                           QColor(204, 121, 167), QColor(86, 180, 233), QColor(213, 94, 0),
+                           QColor(120, 94, 240), QColor(100, 100, 100), QColor(240, 228, 66),
+                           QColor(0, 0, 0)};
+constexpr int kPaletteSize = sizeof(kPalette) / sizeof(kPalette[0]);
+}  // namespace
+
+RunModel::RunModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+int RunModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(m_runs.size());
+}
+
+int RunModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant RunModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  switch (section) {
+    case NameColumn: return tr("Run");
+    case StatusColumn: return tr("Status");
+    case ParametersColumn: return tr("Differs");
+    case AccuracyColumn: return tr("Test accuracy");
+    case EpsilonColumn: return tr("ε");
+    case TimeColumn: return tr("Time");
+  }
+  return {};
+}
+
+Qt::ItemFlags RunModel::flags(const QModelIndex& index) const {
+  Qt::ItemFlags f = QAbstractTableModel::flags(index);
+  if (index.column() == NameColumn) f |= Qt::ItemIsUserCheckable | Qt::ItemIsEditable;
+  return f;
+}
+
+QVariant RunModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.row() >= rowCount()) return {};
+  const RunRecord& run = m_runs[static_cast<std::size_t>(index.row())];
+  if (role == RunIdRole) return run.id;
+  if (role == ProgressRole) return run.progress;
+  if (role == StatusRole) return static_cast<int>(run.status);
+  if (role == ColorRole) return QColor(run.color);
+  const EvalPoint* last = run.lastEval();
+  switch (index.column()) {
+    case NameColumn:
+      if (role == Qt::DisplayRole || role == Qt::EditRole) return run.name;
+      if (role == Qt::DecorationRole) return QColor(run.color);
+      if (role == Qt::CheckStateRole) return run.visible ? Qt::Checked : Qt::Unchecked;
+      if (role == Qt::ToolTipRole) return tr("Tick to show this run in the charts; double-click to rename.");
+      break;
+    case StatusColumn:
+      if (role == Qt::DisplayRole) return runStatusName(run.status);
+      if (role == Qt::ForegroundRole && (run.status == RunStatus::Diverged || run.status == RunStatus::Failed))
+        return QBrush(Qt::red);
+      if (role == Qt::ToolTipRole && !run.message.isEmpty()) return run.message;
+      break;
+    case ParametersColumn:
+      if (role == Qt::DisplayRole || role == Qt::ToolTipRole) return describeKeys(experimentToJson(run.config), m_differingKeys);
+      break;
+    case AccuracyColumn:
+      if (role == Qt::DisplayRole && last && std::isfinite(last->testAccuracy))
+        return formatPercent(last->testAccuracy);
+      if (role == Qt::TextAlignmentRole) return int(Qt::AlignRight | Qt::AlignVCenter);
+      break;
+    case EpsilonColumn:
+      if (role == Qt::DisplayRole && last) return formatEpsilon(last->epsilon);
+      if (role == Qt::ToolTipRole) return run.privacyLabel;
+      if (role == Qt::TextAlignmentRole) return int(Qt::AlignRight | Qt::AlignVCenter);
+      break;
+    case TimeColumn:
+      if (role == Qt::DisplayRole) return formatDuration(run.elapsedSeconds);
+      if (role == Qt::TextAlignmentRole) return int(Qt::AlignRight | Qt::AlignVCenter);
+      break;
+  }
+  return {};
+}
+
+bool RunModel::setData(const QModelIndex& index, const QVariant& value, int role) {
+  if (!index.isValid() || index.column() != NameColumn) return false;
+  const int id = m_runs[static_cast<std::size_t>(index.row())].id;
+  if (role == Qt::CheckStateRole) {
+    setVisible(id, value.toInt() == Qt::Checked);
+    return true;
+  }
+  if (role == Qt::EditRole) {
+    const QString name = value.toString().trimmed();
+    if (name.isEmpty()) return false;
+    rename(id, name);
+    return true;
+  }
+  return false;
+}
+
+QColor RunModel::nextColor() const { return kPalette[m_colorsUsed % kPaletteSize]; }
+
+int RunModel::addRun(RunRecord run) {
+  if (run.id == 0) run.id = m_nextId;
+  m_nextId = std::max(m_nextId, run.id + 1);
+  if (!QColor(run.color).isValid()) run.color = nextColor().name();
+  ++m_colorsUsed;
+  if (run.name.isEmpty()) run.name = tr("Run %1").arg(run.id);
+  const int row = rowCount();
+  beginInsertRows({}, row, row);
+  m_runs.push_back(std::move(run));
+  endInsertRows();
+  refreshDiffs();
+  Q_EMIT runsChanged();
+  return m_runs.back().id;
+}
+
+void RunModel::restoreRun(const RunRecord& run, int row) {
+  row = std::clamp(row, 0, rowCount());
+  beginInsertRows({}, row, row);
+  m_runs.insert(m_runs.begin() + row, run);
+  endInsertRows();
+  m_nextId = std::max(m_nextId, run.id + 1);
+  refreshDiffs();
+  Q_EMIT runsChanged();
+}
+
+std::optional<RunRecord> RunModel::takeRun(int id) {
+  const int row = rowOf(id);
+  if (row < 0) return std::nullopt;
+  beginRemoveRows({}, row, row);
+  RunRecord run = std::move(m_runs[static_cast<std::size_t>(row)]);
+  m_runs.erase(m_runs.begin() + row);
+  endRemoveRows();
+  refreshDiffs();
+  Q_EMIT runsChanged();
+  return run;
+}
+
+void RunModel::clear() {
+  beginResetModel();
+  m_runs.clear();
+  m_differingKeys.clear();
+  m_colorsUsed = 0;
+  endResetModel();
+  Q_EMIT runsChanged();
+}
+
+const RunRecord* RunModel::run(int id) const {
+  const int row = rowOf(id);
+  return row < 0 ? nullptr : &m_runs[static_cast<std::size_t>(row)];
+}
+
+RunRecord* RunModel::find(int id) {
+  const int row = rowOf(id);
+  return row < 0 ? nullptr : &m_runs[static_cast<std::size_t>(row)];
+}
+
+int RunModel::rowOf(int id) const {
+  for (std::size_t i = 0; i < m_runs.size(); ++i)
+    if (m_runs[i].id == id) return static_cast<int>(i);
+  return -1;
+}
+
+int RunModel::idAt(int row) const {
+  return row >= 0 && row < rowCount() ? m_runs[static_cast<std::size_t>(row)].id : 0;
+}
+
+void RunModel::emitRowChanged(int row) {
+  Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+}
+
+void RunModel::setStatus(int id, RunStatus status, const QString& message) {
+  if (RunRecord* r = find(id)) {
+    r->status = status;
+    if (!message.isEmpty()) r->message = message;
+    if (status == RunStatus::Done) r->progress = 1.0;
+    emitRowChanged(rowOf(id));
+  }
+}
+
+void RunModel::setProgress(int id, double progress, double elapsedSeconds) {
+  if (RunRecord* r = find(id)) {
+    r->progress = progress;
+    r->elapsedSeconds = elapsedSeconds;
+    emitRowChanged(rowOf(id));
+  }
+}
+
+void RunModel::setPrivacyLabel(int id, const QString& label) {
+  if (RunRecord* r = find(id)) r->privacyLabel = label;
+}
+
+void RunModel::appendEval(int id, const EvalPoint& point) {
+  if (RunRecord* r = find(id)) {
+    r->evals.push_back(point);
+    r->elapsedSeconds = point.elapsedSeconds;
+    emitRowChanged(rowOf(id));
+    Q_EMIT historyChanged(id);
+  }
+}
+
+void RunModel::appendLosses(int id, const std::vector<LossPoint>& points) {
+  if (points.empty()) return;
+  if (RunRecord* r = find(id)) {
+    r->losses.insert(r->losses.end(), points.begin(), points.end());
+    Q_EMIT historyChanged(id);
+  }
+}
+
+void RunModel::setVisible(int id, bool visible) {
+  if (RunRecord* r = find(id); r && r->visible != visible) {
+    r->visible = visible;
+    emitRowChanged(rowOf(id));
+    Q_EMIT runsChanged();
+  }
+}
+
+void RunModel::rename(int id, const QString& name) {
+  if (RunRecord* r = find(id)) {
+    r->name = name;
+    emitRowChanged(rowOf(id));
+    Q_EMIT runsChanged();
+  }
+}
+
+void RunModel::refreshDiffs() {
+  std::vector<QJsonObject> configs;
+  configs.reserve(m_runs.size());
+  for (const auto& r : m_runs) configs.push_back(experimentToJson(r.config));
+  const QStringList keys = differingKeys(configs);
+  if (keys != m_differingKeys) {
+    m_differingKeys = keys;
+    if (!m_runs.empty())
+      Q_EMIT dataChanged(index(0, ParametersColumn), index(rowCount() - 1, ParametersColumn));
+  }
+}
+
+}  // namespace epsilon::ui

@@ -1,0 +1,72 @@
+// The runs of a session as a table (one row a run): colour and name, status with progress,
+// the parameters that differ between runs, final accuracy, final ε, time. The charts, the
+// Runs dock and the session file all read from here. GUI thread only.
+#pragma once
+
+#include <QAbstractTableModel>
+#include <QColor>
+
+#include <optional>
+#include <vector>
+
+#include "ui/io/run_record.h"
+
+namespace epsilon::ui {
+
+class RunModel : public QAbstractTableModel {
+  Q_OBJECT
+ public:
+  enum Column { NameColumn, StatusColumn, ParametersColumn, AccuracyColumn, EpsilonColumn,
+                TimeColumn, ColumnCount };
+  enum Role { RunIdRole = Qt::UserRole + 1, ProgressRole, StatusRole, ColorRole };
+
+  explicit RunModel(QObject* parent = nullptr);
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role) const override;
+  bool setData(const QModelIndex& index, const QVariant& value, int role) override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+  Qt::ItemFlags flags(const QModelIndex& index) const override;
+
+  // Adds a run; assigns an id (if 0), a colour (if invalid) and a name (if empty).
+  int addRun(RunRecord run);
+  // Re-inserts a removed run at its old row (undo of a delete).
+  void restoreRun(const RunRecord& run, int row);
+  std::optional<RunRecord> takeRun(int id);  // removes and returns it
+  void clear();
+
+  const std::vector<RunRecord>& runs() const { return m_runs; }
+  const RunRecord* run(int id) const;
+  int rowOf(int id) const;
+  int idAt(int row) const;
+
+  void setStatus(int id, RunStatus status, const QString& message = {});
+  void setProgress(int id, double progress, double elapsedSeconds);
+  void setPrivacyLabel(int id, const QString& label);
+  void appendEval(int id, const EvalPoint& point);
+  void appendLosses(int id, const std::vector<LossPoint>& points);
+  void setVisible(int id, bool visible);
+  void rename(int id, const QString& name);
+
+  // The colour the next run gets: a palette that stays apart on a projector.
+  QColor nextColor() const;
+
+ Q_SIGNALS:
+  // Points were added to a run's history (the charts coalesce these into one redraw).
+  void historyChanged(int id);
+  // Runs were added, removed, shown or hidden.
+  void runsChanged();
+
+ private:
+  RunRecord* find(int id);
+  void refreshDiffs();
+  void emitRowChanged(int row);
+
+  std::vector<RunRecord> m_runs;
+  QStringList m_differingKeys;
+  int m_nextId = 1;
+  int m_colorsUsed = 0;
+};
+
+}  // namespace epsilon::ui

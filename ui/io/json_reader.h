@@ -1,0 +1,71 @@
+// The one strict reader behind every EpsilonLab file (experiment, preset, session, run): a
+// JSON object read key by key, with typed getters that know the key path ("runs[2].evals[5]
+// .epoch"), so any error names where it is, what was expected and what was found, and
+// finish() names every key nobody asked for (an unknown key is an error, never ignored).
+#pragma once
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/common/errors.h"
+
+namespace epsilon::ui {
+
+// "null", "true", "0.5", "\"text\"", "an array", "an object", "nothing".
+QString describeJson(const QJsonValue& value);
+
+// Parses a whole file as one JSON object; throws ConfigError "<path>: ..." when it cannot be
+// opened, is larger than `maxBytes`, is not JSON or not an object.
+QJsonObject readJsonObjectFile(const QString& path, qint64 maxBytes, const QString& what);
+
+class JsonReader {
+ public:
+  // `path` is the key path of this object inside its file ("" at the top).
+  JsonReader(QJsonObject object, QString path);
+
+  [[noreturn]] void fail(const QString& key, const QString& message) const;
+  [[noreturn]] void expected(const QString& key, const QString& what, const QJsonValue& got) const;
+  QString path(const QString& key) const;
+  bool has(const QString& key) const { return m_object.contains(key); }
+
+  // Each getter marks the key as known; an absent key returns the fallback unless required.
+  QJsonValue take(const QString& key, bool required = false);
+  QString string(const QString& key, bool required = false, const QString& fallback = {}, bool allowEmpty = false);
+  double number(const QString& key, bool required = false, double fallback = 0.0);  // finite
+  // A number that may also be null (NaN) or the strings "inf"/"-inf" (JSON has no ∞).
+  double numberOrNull(const QString& key, double fallback);
+  std::optional<double> optionalNumber(const QString& key, std::optional<double> fallback);  // null = none
+  long long integer(const QString& key, double low, double high, long long fallback, bool required = false);
+  bool boolean(const QString& key, bool fallback);
+  QJsonObject object(const QString& key, bool required = false);
+  QJsonArray array(const QString& key, bool required = false);
+  QStringList strings(const QString& key, bool required = false);
+  std::vector<int> integers(const QString& key, int low, int high, std::vector<int> fallback);
+  // A reader for the object at `key` (an empty one when absent), its path extended.
+  JsonReader child(const QString& key, bool required = false);
+
+  // Marks keys as known without reading them.
+  void allow(const QStringList& keys);
+  // Names a stray key before anything else is read (a typo is then reported as itself).
+  void allowOnly(const QStringList& keys) const;
+  // Throws for the first key no getter asked for.
+  void finish() const;
+
+ private:
+  QJsonObject m_object;
+  QString m_path;
+  std::set<QString> m_known;
+};
+
+// A number for a file: null for NaN, "inf"/"-inf" for infinities (what numberOrNull reads).
+QJsonValue numberToJson(double value);
+
+}  // namespace epsilon::ui

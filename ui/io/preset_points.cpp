@@ -1,0 +1,79 @@
+// presetPoints (ui/preset_file.h): a preset's runs as sweep points.
+#include <QString>
+
+#include <cmath>
+
+#include "core/common/errors.h"
+#include "core/privacy/calibration.h"
+#include "ui/io/preset_file.h"
+
+namespace epsilon::ui {
+
+namespace {
+
+std::string shortNumber(double value) { return QString::number(value, 'g', 3).toStdString(); }
+
+std::vector<train::SweepPoint> calibratedPoints(const Preset& preset, const train::ExperimentConfig& base,
+                                                long long trainSize) {
+  if (trainSize < 1) throw ConfigError(preset.name.toStdString() + ": calibration needs the training set size");
+  // Abadi et al. 2016 (§3.1, moments accountant): for a lot of L examples drawn with
+  // probability q = L/N over T steps, the smallest σ whose ε(δ) meets each target.
+  const double q = std::min(1.0, static_cast<double>(base.training.lotSize) / static_cast<double>(trainSize));
+  const long long steps = base.totalSteps(trainSize);
+  std::vector<train::SweepPoint> points;
+  for (double target : preset.calibration.targetEpsilons) {
+    const privacy::Calibration c =
+        privacy::calibrateDpSgd(base.privacy.accountant, q, steps, base.privacy.delta, target);
+    train::SweepPoint p;
+    p.config = base;
+    p.config.privacy.noise.initial = c.noiseMultiplier;
+    p.index = static_cast<int>(points.size());
+    p.values = {{"target_epsilon", shortNumber(target)}};
+    p.label = "ε " + shortNumber(target) + ", σ " + shortNumber(c.noiseMultiplier);
+    p.config.validate();
+    points.push_back(std::move(p));
+  }
+  if (preset.calibration.baseline) {
+    train::SweepPoint p;
+    p.config = base;
+    p.config.privacy.privatizer.kind = privacy::PrivatizerKind::None;
+    p.index = static_cast<int>(points.size());
+    p.values = {{"target_epsilon", "baseline"}};
+    p.label = "no privacy";
+    p.config.validate();
+    points.push_back(std::move(p));
+  }
+  return points;
+}
+
+}  // namespace
+
+std::vector<train::SweepPoint> presetPoints(const Preset& preset, const train::ExperimentConfig& base, bool quick,
+                                            long long trainSize) {
+  const std::string name = preset.name.toStdString();
+  try {
+    if (preset.kind == PresetKind::Calibrate) return calibratedPoints(preset, base, trainSize);
+    if (!preset.variants.empty()) {
+      std::vector<train::SweepPoint> points;
+      for (const PresetVariant& v : preset.variants) {
+        train::SweepPoint p;
+        p.config = applyExperimentPatch(base, v.experiment, QStringLiteral("variants.%1.experiment").arg(v.key));
+        // --quick shortens every variant the same way, whatever the variant changed.
+        if (quick) p.config = applyExperimentPatch(p.config, preset.quickExperiment, QStringLiteral("quick.experiment"));
+        p.index = static_cast<int>(points.size());
+        p.values = {{"variant", v.key.toStdString()}};
+        p.label = v.label.toStdString();
+        p.config.validate();
+        points.push_back(std::move(p));
+      }
+      return points;
+    }
+    return train::expandSweep(base, quick && !preset.quickSweep.empty() ? preset.quickSweep : preset.sweep);
+  } catch (const ConfigError& e) {
+    throw ConfigError(name + ": " + e.what());
+  } catch (const PrivacyError& e) {
+    throw ConfigError(name + ": calibration: " + e.what());
+  }
+}
+
+}  // namespace epsilon::ui

@@ -1,0 +1,20 @@
+// Turns the engine's progress events and run results into the UI's RunRecord (the one
+// place that maps train::ProgressEvent fields to chart points and labels), for the GUI's
+// controller and for headless plots of CLI runs.
+#pragma once
+
+#include <QString>
+
+#include "core/train/progress.h"
+#include "ui/io/run_record.h"
+
+namespace epsilon::ui {
+
+RunStatus toUiStatus(train::RunStatus status);
+EvalPoint toEvalPoint(const train::ProgressEvent& event);
+// "δ = 1e-5 · RDP · Poisson sampling · DP guarantee" (+ the tanh filter's nominal ε).
+QString privacyLabelOf(const train::PrivacySpent& privacy);
+// A finished run as a record: config as JSON, every evaluation, the lot losses it reported.
+RunRecord recordFromResult(const train::RunResult& result, const QString& name);
+
+}  // namespace epsilon::ui

@@ -1,0 +1,183 @@
+#include "ui/io/session_file.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSaveFile>
+#include <QRegularExpression>
+#include <QSet>
+
+#include <cmath>
+
+#include "ui/io/csv_writer.h"
+#include "ui/io/eval_point_json.h"
+#include "ui/io/experiment_json.h"
+#include "ui/io/json_reader.h"
+
+namespace epsilon::ui {
+
+namespace {
+
+constexpr const char* kSessionFormat = "epsilonlab-session";
+constexpr int kSessionVersion = 1;
+
+[[noreturn]] void fail(const QString& where, const QString& what) {
+  throw SessionError(QStringLiteral("%1: %2").arg(where, what).toStdString());
+}
+
+QString parseColour(JsonReader& r) {
+  // "" lets the run model pick the next palette colour.
+  const QString colour = r.string(QStringLiteral("color"), false, {}, true);
+  static const QRegularExpression kColour(QStringLiteral("^(#[0-9a-fA-F]{6})?$"));
+  if (!kColour.match(colour).hasMatch())
+    r.fail(QStringLiteral("color"), QStringLiteral("expected a colour like \"#0072b2\", got \"%1\"").arg(colour));
+  return colour;
+}
+
+std::vector<LossPoint> readLosses(JsonReader& r) {
+  std::vector<LossPoint> losses;
+  const QJsonArray array = r.array(QStringLiteral("losses"));
+  for (qsizetype i = 0; i < array.size(); ++i) {
+    const QJsonArray pair = array.at(i).toArray();
+    if (!array.at(i).isArray() || pair.size() != 2 || !pair.at(0).isDouble())
+      r.expected(QStringLiteral("losses[%1]").arg(i), QStringLiteral("[step, loss]"), array.at(i));
+    const QJsonValue value = pair.at(1);
+    const double loss = value.isDouble() ? value.toDouble() : value.toString() == QLatin1String("inf") ? INFINITY : kNaN;
+    losses.push_back({static_cast<long long>(pair.at(0).toDouble()), loss});
+  }
+  return losses;
+}
+
+}  // namespace
+
+QJsonObject runToJson(const RunRecord& run) {
+  QJsonArray evals;
+  for (const auto& e : run.evals) evals.append(evalPointToJson(e));
+  QJsonArray losses;
+  for (const auto& l : run.losses) losses.append(QJsonArray{static_cast<double>(l.step), numberToJson(l.loss)});
+  return QJsonObject{{"id", run.id},
+                     {"name", run.name},
+                     {"color", run.color},
+                     {"visible", run.visible},
+                     {"status", runStatusName(run.status)},
+                     {"message", run.message},
+                     {"progress", numberToJson(run.progress)},
+                     {"elapsed_seconds", numberToJson(run.elapsedSeconds)},
+                     {"privacy_label", run.privacyLabel},
+                     {"config", experimentToJson(run.config)},
+                     {"evals", evals},
+                     {"losses", losses}};
+}
+
+RunRecord runFromJson(const QJsonObject& o, const QString& where) {
+  JsonReader r(o, where);
+  RunRecord run;
+  run.id = static_cast<int>(r.integer(QStringLiteral("id"), 1, 1e9, 0, true));
+  run.name = r.string(QStringLiteral("name"), true, {}, true);
+  run.color = parseColour(r);
+  run.visible = r.boolean(QStringLiteral("visible"), true);
+  const QString status = r.string(QStringLiteral("status"), true);
+  run.status = parseRunStatus(status);
+  if (runStatusName(run.status) != status) r.fail(QStringLiteral("status"), QStringLiteral("unknown status '%1'").arg(status));
+  // A run that was training when the session was saved cannot resume: it was stopped.
+  if (run.status == RunStatus::Queued || run.status == RunStatus::Running) run.status = RunStatus::Cancelled;
+  run.message = r.string(QStringLiteral("message"), false, {}, true);
+  run.progress = r.numberOrNull(QStringLiteral("progress"), 0.0);
+  run.elapsedSeconds = r.numberOrNull(QStringLiteral("elapsed_seconds"), 0.0);
+  run.privacyLabel = r.string(QStringLiteral("privacy_label"), false, {}, true);
+  const QJsonObject config = r.object(QStringLiteral("config"), true);
+  try {
+    run.config = experimentFromJson(config);
+  } catch (const ConfigError& e) {
+    throw ConfigError(r.path(QStringLiteral("config")).toStdString() + "." + e.what());
+  }
+  const QJsonArray evals = r.array(QStringLiteral("evals"), true);
+  for (qsizetype i = 0; i < evals.size(); ++i) {
+    const QString at = r.path(QStringLiteral("evals[%1]").arg(i));
+    if (!evals.at(i).isObject()) r.expected(QStringLiteral("evals[%1]").arg(i), QStringLiteral("an object"), evals.at(i));
+    JsonReader point(evals.at(i).toObject(), at);
+    run.evals.push_back(evalPointFromJson(point));
+    point.finish();
+  }
+  run.losses = readLosses(r);
+  r.finish();
+  return run;
+}
+
+QJsonObject sessionToJson(const std::vector<RunRecord>& runs) {
+  QJsonArray array;
+  for (const auto& r : runs) array.append(runToJson(r));
+  return QJsonObject{{"format", QString::fromLatin1(kSessionFormat)}, {"version", kSessionVersion}, {"runs", array}};
+}
+
+std::vector<RunRecord> sessionFromJson(const QJsonObject& session, const QString& fileName) {
+  try {
+    JsonReader r(session, {});
+    r.allowOnly({"format", "version", "runs"});
+    const QString format = r.string(QStringLiteral("format"), true, {}, true);
+    if (format != QLatin1String(kSessionFormat))
+      fail(fileName, QStringLiteral("not an EpsilonLab session (format is '%1', expected '%2')").arg(format, QLatin1String(kSessionFormat)));
+    r.integer(QStringLiteral("version"), kSessionVersion, kSessionVersion, 0, true);
+    std::vector<RunRecord> runs;
+    QSet<int> ids;
+    const QJsonArray array = r.array(QStringLiteral("runs"), true);
+    for (qsizetype i = 0; i < array.size(); ++i) {
+      const QString where = QStringLiteral("runs[%1]").arg(i);
+      if (!array.at(i).isObject()) r.expected(where, QStringLiteral("an object"), array.at(i));
+      RunRecord run = runFromJson(array.at(i).toObject(), where);
+      if (ids.contains(run.id)) r.fail(where + QStringLiteral(".id"), QStringLiteral("duplicate run id %1").arg(run.id));
+      ids.insert(run.id);
+      runs.push_back(std::move(run));
+    }
+    return runs;
+  } catch (const ConfigError& e) {
+    fail(fileName, QString::fromUtf8(e.what()));
+  }
+}
+
+void writeFileAtomically(const QString& path, const QByteArray& bytes) {
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly))
+    throw SessionError(QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()).toStdString());
+  if (file.write(bytes) != bytes.size()) {
+    file.cancelWriting();
+    throw SessionError(QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()).toStdString());
+  }
+  if (!file.commit())
+    throw SessionError(QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()).toStdString());
+}
+
+void saveSession(const QString& path, const std::vector<RunRecord>& runs) {
+  writeFileAtomically(path, QJsonDocument(sessionToJson(runs)).toJson(QJsonDocument::Indented));
+}
+
+std::vector<RunRecord> loadSession(const QString& path) {
+  constexpr qint64 kMaxSessionBytes = 512LL << 20;
+  QJsonObject json;
+  try {
+    json = readJsonObjectFile(path, kMaxSessionBytes, QStringLiteral("session"));
+  } catch (const ConfigError& e) {
+    throw SessionError(e.what());
+  }
+  return sessionFromJson(json, path);
+}
+
+void exportHistoryCsv(const QString& path, const std::vector<RunRecord>& runs) {
+  // The run's name and privacy label, then the evaluation point's own columns.
+  CsvWriter csv(QStringList{"run_id", "run_name", "privacy"} + evalPointKeys());
+  for (const auto& r : runs) {
+    for (const auto& e : r.evals) {
+      const QJsonObject point = evalPointToJson(e);
+      QStringList cells{QString::number(r.id), csvText(r.name), csvText(r.privacyLabel)};
+      for (const QString& key : evalPointKeys()) cells << csvJson(point.value(key));
+      csv.addRow(cells);
+    }
+  }
+  writeFileAtomically(path, csv.bytes());
+}
+
+void exportHistoryJson(const QString& path, const std::vector<RunRecord>& runs) {
+  saveSession(path, runs);
+}
+
+}  // namespace epsilon::ui

@@ -1,0 +1,44 @@
+// The chart grid of the main window: four chart views over RunCharts, redrawn from the
+// RunModel at most ten times a second however fast progress arrives (a single-shot timer
+// coalesces bursts, as PlotJuggler does), with a tooltip on the point under the mouse.
+#pragma once
+
+#include <QWidget>
+
+#include <array>
+
+#include "ui/charts/run_charts.h"
+
+class QTimer;
+QT_BEGIN_NAMESPACE
+class QChartView;
+QT_END_NAMESPACE
+
+namespace epsilon::ui {
+
+class RunModel;
+
+class ChartPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit ChartPanel(RunModel* model, QWidget* parent = nullptr);
+
+  RunCharts* charts() const { return m_charts; }
+  QChartView* view(ChartKind kind) const { return m_views[static_cast<int>(kind)]; }
+  // Redraws now (tests, exports); normally redraws are coalesced.
+  void redrawNow();
+  int redrawCount() const { return m_redraws; }
+  void setPresentationMode(bool on);
+
+ private:
+  void scheduleRedraw();
+  void connectHover(QXYSeries* series, int runId, ChartKind kind);
+
+  RunModel* m_model;
+  RunCharts* m_charts;
+  std::array<QChartView*, kChartKindCount> m_views{};
+  QTimer* m_redrawTimer;
+  int m_redraws = 0;
+};
+
+}  // namespace epsilon::ui

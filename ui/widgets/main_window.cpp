@@ -1,0 +1,496 @@
+#include "ui/widgets/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QImage>
+#include <QInputDialog>
+#include <QJsonDocument>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPainter>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTextBrowser>
+#include <QTimer>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+#include "ui/charts/chart_export.h"
+#include "ui/widgets/chart_panel.h"
+#include "ui/widgets/decision_boundary_view.h"
+#include "ui/io/experiment_json.h"
+#include "ui/widgets/experiment_panel.h"
+#include "ui/widgets/image_strip.h"
+#include "ui/widgets/privacy_readout.h"
+#include "ui/charts/run_model.h"
+#include "ui/widgets/runs_view.h"
+#include "ui/io/session_file.h"
+#include "ui/widgets/sweep_dialog.h"
+#include "ui/widgets/training_controller.h"
+
+void epsilonInitResources() { Q_INIT_RESOURCE(epsilonlab); }
+
+namespace epsilon::ui {
+
+namespace {
+constexpr int kLiveDebounceMs = 350;
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : MainWindow(Options{}, parent) {}
+
+MainWindow::MainWindow(Options options, QWidget* parent)
+    : QMainWindow(parent),
+      m_options(options),
+      m_runs(new RunModel(this)),
+      m_undo(new QUndoStack(this)),
+      m_controller(new TrainingController(m_runs, this, options.threads)),
+      m_liveDebounce(new QTimer(this)) {
+  epsilonInitResources();
+  setObjectName(QStringLiteral("EpsilonLabMainWindow"));
+  m_charts = new ChartPanel(m_runs, this);
+  setCentralWidget(m_charts);
+  buildDocks();
+  buildMenus();
+  statusBar()->showMessage(tr("Move a slider: ε follows at once. Run (Ctrl+R) trains; live mode retrains on every release."));
+
+  m_liveDebounce->setSingleShot(true);
+  m_liveDebounce->setInterval(kLiveDebounceMs);
+  connect(m_liveDebounce, &QTimer::timeout, this, [this] { startRun(true); });
+  connect(m_panel, &ExperimentPanel::configChanged, this, &MainWindow::updateReadout);
+  connect(m_panel, &ExperimentPanel::configCommitted, this, &MainWindow::onCommitted);
+  connect(m_panel, &ExperimentPanel::runRequested, this, [this] { startRun(false); });
+  connect(m_panel, &ExperimentPanel::datasetChanged, this, &MainWindow::onDatasetChanged);
+  connect(m_panel, &ExperimentPanel::openDataFolderRequested, this, [this] {
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open data folder (MNIST IDX or CIFAR-10 batches)"));
+    if (!dir.isEmpty()) openDataFolder(dir);
+  });
+  connect(m_panel, &ExperimentPanel::liveModeChanged, this, [this](bool on) {
+    if (m_liveAction) m_liveAction->setChecked(on);
+  });
+  connect(m_controller, &TrainingController::runModelUpdated, this, &MainWindow::showRunModel);
+  connect(m_controller, &TrainingController::datasetLoaded, this,
+          [this](const QString& name, std::shared_ptr<const data::Dataset> dataset) {
+            if (name != QString::fromStdString(m_panel->config().dataset.name)) return;
+            m_dataset = dataset;
+            m_boundary->setDataset(*dataset);
+            m_images->setDataset(*dataset);
+            // Show the view that fits the data: a boundary for 2-D sets, images otherwise.
+            m_boundary->setVisible(!dataset->shape.isImage);
+            m_images->setVisible(dataset->shape.isImage);
+          });
+  connect(m_controller, &TrainingController::datasetFailed, this,
+          [this](const QString& name, const QString& message) { showError(tr("Cannot load %1").arg(name), message); });
+  connect(m_runsView, &RunsView::cancelRequested, this, [this](const QList<int>& ids) {
+    for (int id : ids) m_controller->cancel(id);
+  });
+  connect(m_runsView, &RunsView::cancelAllRequested, m_controller, &TrainingController::cancelAll);
+  connect(m_runsView, &RunsView::rerunRequested, this, &MainWindow::rerun);
+  connect(m_runsView, &RunsView::duplicateRequested, this, &MainWindow::duplicateIntoPanel);
+  connect(m_runs, &RunModel::runsChanged, this, &MainWindow::updateTitle);
+  connect(m_controller, &TrainingController::runFinished, this, &MainWindow::updateSweepProgress);
+
+  m_sweepProgress = new QProgressBar(this);
+  m_sweepProgress->setMaximumWidth(220);
+  m_sweepProgress->setFormat(tr("sweep %v / %m"));
+  m_sweepCancel = new QPushButton(tr("Cancel sweep"), this);
+  m_sweepCancel->setToolTip(tr("Stop every run of the sweep that is still queued or training"));
+  connect(m_sweepCancel, &QPushButton::clicked, this, &MainWindow::cancelSweep);
+  statusBar()->addPermanentWidget(m_sweepProgress);
+  statusBar()->addPermanentWidget(m_sweepCancel);
+  m_sweepProgress->hide();
+  m_sweepCancel->hide();
+
+  resize(1500, 950);
+  if (m_options.useSettings) restoreSettings();
+  // Live mode is on by default for small data sets, whose runs finish in seconds.
+  if (!m_options.useSettings) m_panel->setLiveMode(false);
+  onDatasetChanged();
+  updateReadout();
+  if (m_options.offerLastSession) QTimer::singleShot(0, this, &MainWindow::askReopenLastSession);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildDocks() {
+  setDockNestingEnabled(true);
+  m_panel = new ExperimentPanel;
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(m_panel);
+  scroll->setWidgetResizable(true);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setMinimumWidth(420);
+  auto* panelDock = new QDockWidget(tr("Experiment"), this);
+  panelDock->setObjectName(QStringLiteral("experimentDock"));
+  panelDock->setWidget(scroll);
+  addDockWidget(Qt::LeftDockWidgetArea, panelDock);
+
+  m_readout = new PrivacyReadout;
+  auto* readoutDock = new QDockWidget(tr("Privacy budget"), this);
+  readoutDock->setObjectName(QStringLiteral("privacyDock"));
+  readoutDock->setWidget(m_readout);
+  addDockWidget(Qt::RightDockWidgetArea, readoutDock);
+
+  auto* modelView = new QWidget;
+  auto* modelLayout = new QVBoxLayout(modelView);
+  modelLayout->setContentsMargins(2, 2, 2, 2);
+  m_boundary = new DecisionBoundaryView;
+  m_images = new ImageStrip;
+  modelLayout->addWidget(m_boundary, 1);
+  modelLayout->addWidget(m_images);
+  auto* modelDock = new QDockWidget(tr("Model view"), this);
+  modelDock->setObjectName(QStringLiteral("modelDock"));
+  modelDock->setWidget(modelView);
+  addDockWidget(Qt::RightDockWidgetArea, modelDock);
+
+  m_runsView = new RunsView(m_runs, m_undo);
+  auto* runsDock = new QDockWidget(tr("Runs"), this);
+  runsDock->setObjectName(QStringLiteral("runsDock"));
+  runsDock->setWidget(m_runsView);
+  addDockWidget(Qt::BottomDockWidgetArea, runsDock);
+
+  auto* help = new QTextBrowser;
+  help->setSource(QUrl(QStringLiteral("qrc:/help/dpsgd.html")));
+  help->setOpenExternalLinks(true);
+  auto* helpDock = new QDockWidget(tr("Help: DP-SGD in one page"), this);
+  helpDock->setObjectName(QStringLiteral("helpDock"));
+  helpDock->setWidget(help);
+  addDockWidget(Qt::RightDockWidgetArea, helpDock);
+  tabifyDockWidget(modelDock, helpDock);
+  modelDock->raise();
+  resizeDocks({readoutDock, modelDock}, {380, 420}, Qt::Vertical);
+  resizeDocks({runsDock}, {230}, Qt::Vertical);
+}
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(tr("&Open session…"), QKeySequence::Open, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), m_sessionPath,
+                                                      tr("EpsilonLab sessions (*.json);;All files (*)"));
+    if (!path.isEmpty()) openSessionFrom(path);
+  });
+  file->addAction(tr("&Save session…"), QKeySequence::Save, this, [this] {
+    QString path = QFileDialog::getSaveFileName(this, tr("Save session"),
+                                                m_sessionPath.isEmpty() ? QStringLiteral("session.json") : m_sessionPath,
+                                                tr("EpsilonLab sessions (*.json)"));
+    if (path.isEmpty()) return;
+    if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".json");
+    saveSessionTo(path);
+  });
+  file->addAction(tr("Open &data folder…"), this, [this] { Q_EMIT m_panel->openDataFolderRequested(); });
+  file->addSeparator();
+  QMenu* exportMenu = file->addMenu(tr("&Export chart"));
+  auto exportWithDialog = [this](int kind) {
+    QString path = QFileDialog::getSaveFileName(this, tr("Export chart"),
+                                                kind < 0 ? QStringLiteral("charts.png")
+                                                         : chartFileStem(static_cast<ChartKind>(kind)) + QStringLiteral(".png"),
+                                                tr("PNG image (*.png);;SVG vector image (*.svg);;PDF document (*.pdf)"));
+    if (path.isEmpty()) return;
+    QSize size(1600, 1000);
+    int dpi = 150;
+    ExportFormat format;
+    if (exportFormatForPath(path, format) && format == ExportFormat::Png) {
+      bool ok = false;
+      const int width = QInputDialog::getInt(this, tr("PNG size"), tr("Width in pixels:"), 1600, 200, 12000, 100, &ok);
+      if (!ok) return;
+      size = QSize(width, width * 10 / 16);
+      dpi = QInputDialog::getInt(this, tr("PNG resolution"), tr("Dots per inch:"), 150, 48, 1200, 1, &ok);
+      if (!ok) return;
+    }
+    exportChartTo(kind, path, size, dpi);
+  };
+  exportMenu->addAction(tr("Whole chart grid…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
+                        [exportWithDialog] { exportWithDialog(-1); });
+  for (ChartKind kind : kAllChartKinds)
+    exportMenu->addAction(chartTitle(kind) + QStringLiteral("…"), this,
+                          [exportWithDialog, kind] { exportWithDialog(static_cast<int>(kind)); });
+  file->addAction(tr("Export run &histories (CSV or JSON)…"), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export histories"), QStringLiteral("runs.csv"),
+                                                      tr("CSV (*.csv);;JSON (*.json)"));
+    if (!path.isEmpty()) exportHistoryTo(path);
+  });
+  file->addAction(tr("&Copy chart grid"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this, [this] {
+    QImage image(QSize(1600, 1000), QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    m_charts->charts()->renderGrid(painter, QRectF(0, 0, 1600, 1000));
+    painter.end();
+    QApplication::clipboard()->setImage(image);
+    statusBar()->showMessage(tr("Chart grid copied to the clipboard."), 4000);
+  });
+  file->addSeparator();
+  file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  QAction* undo = m_undo->createUndoAction(this, tr("&Undo"));
+  undo->setShortcut(QKeySequence::Undo);
+  QAction* redo = m_undo->createRedoAction(this, tr("&Redo"));
+  redo->setShortcut(QKeySequence::Redo);
+  edit->addAction(undo);
+  edit->addAction(redo);
+
+  QMenu* run = menuBar()->addMenu(tr("&Run"));
+  QAction* start = run->addAction(tr("&Run experiment"), QKeySequence(Qt::CTRL | Qt::Key_R), this, [this] { startRun(false); });
+  start->setToolTip(tr("Train the panel's experiment as a new run"));
+  run->addAction(tr("&Sweep…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), this, [this] {
+    SweepDialog dialog(m_panel->config(), this);
+    if (dialog.exec() == QDialog::Accepted) startSweep(dialog.points());
+  });
+  m_liveAction = run->addAction(tr("&Live mode"));
+  m_liveAction->setCheckable(true);
+  m_liveAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+  m_liveAction->setChecked(m_panel->liveMode());
+  connect(m_liveAction, &QAction::toggled, m_panel, &ExperimentPanel::setLiveMode);
+  run->addAction(m_runsView->cancelAction());
+  run->addAction(m_runsView->cancelAllAction());
+  run->addAction(m_runsView->rerunAction());
+  run->addAction(m_runsView->duplicateAction());
+  run->addAction(m_runsView->deleteAction());
+
+  buildPresetsMenu();
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  m_presentationAction = view->addAction(tr("&Presentation mode"));
+  m_presentationAction->setCheckable(true);
+  m_presentationAction->setShortcut(QKeySequence(Qt::Key_F11));
+  m_presentationAction->setToolTip(tr("Large fonts and thick lines for a projector"));
+  connect(m_presentationAction, &QAction::toggled, this, &MainWindow::setPresentationMode);
+  view->addSeparator();
+  for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("DP-SGD in one page"), QKeySequence::HelpContents, this, [this] {
+    if (auto* dock = findChild<QDockWidget*>(QStringLiteral("helpDock"))) {
+      dock->show();
+      dock->raise();
+    }
+  });
+  help->addAction(tr("&About EpsilonLab"), this, [this] {
+    QMessageBox::about(this, tr("About EpsilonLab"),
+                       tr("<b>EpsilonLab %1</b><p>See the privacy–utility trade-off of differentially private deep "
+                          "learning: train with DP-SGD and watch accuracy against ε.</p><p>Data: MNIST (Y. LeCun, C. "
+                          "Cortes, C. J. C. Burges; CC BY-SA 3.0), UCI digits and breast cancer (CC BY 4.0), "
+                          "Fashion-MNIST (Zalando Research, MIT).</p>")
+                           .arg(QApplication::applicationVersion()));
+  });
+}
+
+void MainWindow::updateReadout() {
+  PrivacyPreviewInput input;
+  input.config = m_panel->config();
+  input.trainSize = m_panel->trainSize();
+  input.parameterCount = m_panel->parameterCount();
+  m_readout->setInput(input);
+}
+
+void MainWindow::onCommitted() {
+  if (m_panel->liveMode()) m_liveDebounce->start();
+}
+
+int MainWindow::startRun(bool live) {
+  if (!m_panel->modelProblem().isEmpty()) {
+    showError(tr("Cannot start the run"), m_panel->modelProblem());
+    return 0;
+  }
+  const train::ExperimentConfig config = m_panel->config();
+  try {
+    config.validate();
+  } catch (const std::exception& e) {
+    showError(tr("Cannot start the run"), QString::fromUtf8(e.what()));
+    return 0;
+  }
+  return m_controller->start(config, m_panel->runName(), live);
+}
+
+void MainWindow::onDatasetChanged() {
+  const QString name = QString::fromStdString(m_panel->config().dataset.name);
+  if (name == m_shownDataset) return;
+  m_shownDataset = name;
+  m_dataset.reset();
+  m_boundary->setDataset(data::Dataset{});
+  m_images->setDataset(data::Dataset{});
+  m_controller->requestDataset(name);
+  updateReadout();
+}
+
+void MainWindow::showRunModel(int runId) {
+  const RunRecord* run = m_runs->run(runId);
+  const auto model = m_controller->latestModel(runId);
+  if (!run || !model || !m_dataset) return;
+  if (QString::fromStdString(run->config.dataset.name) != m_shownDataset)
+    return;
+  m_boundary->setModel(*model);
+  m_images->setModel(*model);
+}
+
+void MainWindow::duplicateIntoPanel(int runId) {
+  const RunRecord* run = m_runs->run(runId);
+  if (!run) return;
+  try {
+    const QString error = m_panel->setConfig(run->config);
+    if (!error.isEmpty()) showError(tr("Cannot load the run's parameters"), error);
+  } catch (const std::exception& e) {
+    showError(tr("Cannot load the run's parameters"), QString::fromUtf8(e.what()));
+  }
+}
+
+void MainWindow::rerun(const QList<int>& ids) {
+  for (int id : ids) {
+    const RunRecord* run = m_runs->run(id);
+    if (!run) continue;
+    try {
+      // Copies: starting a run adds to the model, which may move the record `run` points to.
+      const train::ExperimentConfig config = run->config;
+      m_controller->start(config, run->name + tr(" (again)"), false);
+    } catch (const std::exception& e) {
+      showError(tr("Cannot re-run %1").arg(run->name), QString::fromUtf8(e.what()));
+    }
+  }
+}
+
+QString MainWindow::saveSessionTo(const QString& path) {
+  try {
+    saveSession(path, m_runs->runs());
+  } catch (const std::exception& e) {
+    showError(tr("Cannot save the session"), QString::fromUtf8(e.what()));
+    return m_lastError;
+  }
+  m_sessionPath = path;
+  if (m_options.useSettings) QSettings().setValue(QStringLiteral("lastSession"), path);
+  statusBar()->showMessage(tr("Saved %1 runs to %2").arg(m_runs->rowCount()).arg(path), 5000);
+  return {};
+}
+
+QString MainWindow::openSessionFrom(const QString& path) {
+  std::vector<RunRecord> runs;
+  try {
+    runs = loadSession(path);
+  } catch (const std::exception& e) {
+    showError(tr("Cannot open the session"), QString::fromUtf8(e.what()));
+    return m_lastError;
+  }
+  m_controller->cancelAll();
+  m_undo->clear();
+  m_runs->clear();
+  for (auto& r : runs) m_runs->addRun(std::move(r));
+  m_charts->redrawNow();
+  m_sessionPath = path;
+  if (m_options.useSettings) QSettings().setValue(QStringLiteral("lastSession"), path);
+  statusBar()->showMessage(tr("Opened %1 runs from %2").arg(runs.size()).arg(path), 5000);
+  return {};
+}
+
+QString MainWindow::exportChartTo(int chartKind, const QString& path, QSize size, int dpi) {
+  m_charts->redrawNow();
+  RenderFunction render;
+  QString title;
+  if (chartKind < 0) {
+    title = tr("EpsilonLab charts");
+    render = [this](QPainter& painter, const QRectF& target) { m_charts->charts()->renderGrid(painter, target); };
+  } else {
+    const auto kind = static_cast<ChartKind>(chartKind);
+    title = chartTitle(kind);
+    render = [this, kind](QPainter& painter, const QRectF& target) {
+      renderChart(m_charts->charts()->chart(kind), painter, target);
+    };
+  }
+  const QString error = exportDrawing(render, path, size, dpi, title);
+  if (!error.isEmpty()) {
+    showError(tr("Cannot export the chart"), error);
+    return error;
+  }
+  statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+  return {};
+}
+
+QString MainWindow::exportHistoryTo(const QString& path) {
+  try {
+    if (QFileInfo(path).suffix().toLower() == QStringLiteral("json"))
+      exportHistoryJson(path, m_runs->runs());
+    else
+      exportHistoryCsv(path, m_runs->runs());
+  } catch (const std::exception& e) {
+    showError(tr("Cannot export the histories"), QString::fromUtf8(e.what()));
+    return m_lastError;
+  }
+  statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+  return {};
+}
+
+QString MainWindow::openDataFolder(const QString& path) {
+  const QString error = m_panel->addDataFolder(path);
+  if (!error.isEmpty()) showError(tr("Cannot open the data folder"), error);
+  return error;
+}
+
+void MainWindow::setPresentationMode(bool on) {
+  m_charts->setPresentationMode(on);
+  m_readout->setPresentationMode(on);
+  QFont f = QApplication::font();
+  f.setPointSize(on ? 14 : QFont().pointSize());
+  setFont(f);
+  if (m_presentationAction && m_presentationAction->isChecked() != on) m_presentationAction->setChecked(on);
+}
+
+void MainWindow::showError(const QString& title, const QString& message) {
+  m_lastError = message;
+  statusBar()->showMessage(message, 10000);
+  // Window-modal and non-blocking: the app keeps running (and tests keep going).
+  auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->open();
+}
+
+void MainWindow::updateTitle() {
+  setWindowTitle(m_sessionPath.isEmpty() ? tr("EpsilonLab")
+                                         : tr("EpsilonLab — %1").arg(QFileInfo(m_sessionPath).fileName()));
+}
+
+void MainWindow::restoreSettings() {
+  QSettings settings;
+  restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
+  restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+  const QByteArray last = settings.value(QStringLiteral("lastExperiment")).toByteArray();
+  if (!last.isEmpty()) {
+    try {
+      m_panel->setConfig(experimentFromJson(QJsonDocument::fromJson(last).object()));
+    } catch (const std::exception&) {
+      // Parameters from an older version that no longer validate: keep the defaults.
+    }
+  }
+  const auto* info = m_panel->currentDataset();
+  m_panel->setLiveMode(settings.value(QStringLiteral("liveMode"), info && info->trainSize <= 10000).toBool());
+}
+
+void MainWindow::saveSettings() {
+  QSettings settings;
+  settings.setValue(QStringLiteral("geometry"), saveGeometry());
+  settings.setValue(QStringLiteral("windowState"), saveState());
+  settings.setValue(QStringLiteral("liveMode"), m_panel->liveMode());
+  settings.setValue(QStringLiteral("lastExperiment"),
+                    QJsonDocument(experimentToJson(m_panel->config())).toJson(QJsonDocument::Compact));
+}
+
+void MainWindow::askReopenLastSession() {
+  const QString last = QSettings().value(QStringLiteral("lastSession")).toString();
+  if (last.isEmpty() || !QFileInfo::exists(last)) return;
+  if (QMessageBox::question(this, tr("Reopen last session?"), tr("Reopen the last session, %1?").arg(last)) ==
+      QMessageBox::Yes)
+    openSessionFrom(last);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (m_options.useSettings) saveSettings();
+  m_controller->cancelAll();
+  event->accept();
+}
+
+}  // namespace epsilon::ui

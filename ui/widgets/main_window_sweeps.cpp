@@ -1,0 +1,140 @@
+// MainWindow, the part that starts many runs at once: sweeps (with their progress in the
+// status bar) and the built-in presets of the Presets menu.
+#include <QAction>
+#include <QMap>
+#include <QMenu>
+#include <QMenuBar>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QStatusBar>
+
+#include <algorithm>
+
+#include "core/data/registry.h"
+#include "core/privacy/privacy_report.h"
+#include "ui/io/experiment_json.h"
+#include "ui/widgets/experiment_panel.h"
+#include "ui/widgets/main_window.h"
+#include "ui/io/number_format.h"
+#include "ui/io/preset_file.h"
+#include "ui/charts/run_model.h"
+#include "ui/widgets/training_controller.h"
+
+namespace epsilon::ui {
+
+namespace {
+// "σ 0.5 · C 4" for a sweep point: legends stay short enough to read.
+QString sweepPointName(const train::SweepPoint& point) {
+  static const QMap<QString, QString> symbols{
+      {QStringLiteral("noise_multiplier"), QStringLiteral("σ")}, {QStringLiteral("clip_norm"), QStringLiteral("C")},
+      {QStringLiteral("learning_rate"), QStringLiteral("η")},   {QStringLiteral("lot_size"), QStringLiteral("L")},
+      {QStringLiteral("tanh_c"), QStringLiteral("c")},          {QStringLiteral("tanh_k"), QStringLiteral("k")},
+      {QStringLiteral("microbatch_size"), QStringLiteral("m")}, {QStringLiteral("noise_decay_rate"), QStringLiteral("ρ")},
+      {QStringLiteral("train_size"), QStringLiteral("N")},      {QStringLiteral("target_epsilon"), QStringLiteral("ε target")}};
+  QStringList parts;
+  for (const auto& [parameter, value] : point.values) {
+    const QString p = QString::fromStdString(parameter), v = QString::fromStdString(value);
+    parts << (symbols.contains(p) ? symbols.value(p) + QLatin1Char(' ') + v : v);
+  }
+  return parts.isEmpty() ? QString::fromStdString(point.label) : parts.join(QStringLiteral(" · "));
+}
+}  // namespace
+
+void MainWindow::buildPresetsMenu() {
+  QMenu* menu = menuBar()->addMenu(tr("&Presets"));
+  menu->setToolTipsVisible(true);
+  try {
+    for (const Preset& preset : builtinPresets()) {
+      QAction* action = menu->addAction(preset.title, this, [this, name = preset.name] { runPreset(name); });
+      action->setToolTip(QStringLiteral("%1\n%2").arg(preset.source, preset.reproduces));
+    }
+  } catch (const std::exception& e) {
+    menu->addAction(tr("Presets unavailable: %1").arg(QString::fromUtf8(e.what())))->setEnabled(false);
+  }
+}
+
+QList<int> MainWindow::runPreset(const QString& name) {
+  try {
+    const Preset preset = findPreset(name);
+    QString note;
+    const QString dataset = chooseDataset(preset, &note);
+    const train::ExperimentConfig base = presetBaseConfig(preset, false, dataset);
+    // The training-set size decides q = L/N and the calibrated σ.
+    long long trainSize = 0;
+    for (const auto& info : data::listDatasets())
+      if (QString::fromStdString(info.name) == dataset) trainSize = info.trainSize;
+    if (base.dataset.options.maxTrain > 0 && (trainSize == 0 || base.dataset.options.maxTrain < trainSize))
+      trainSize = base.dataset.options.maxTrain;
+    const auto points = presetPoints(preset, base, false, trainSize);
+    m_panel->setConfig(base);
+    statusBar()->showMessage(QStringLiteral("%1 — %2 %3").arg(preset.title, preset.source, note), 15000);
+    if (preset.kind != PresetKind::Accountant) return startSweep(points);
+    // ε over epochs needs no training: each point becomes a finished run with ε per epoch.
+    QList<int> ids;
+    for (const auto& point : points) {
+      const auto& c = point.config;
+      const long long perEpoch = c.stepsPerEpoch(trainSize);
+      const double q = std::min(1.0, double(c.training.lotSize) / double(std::max<long long>(1, trainSize)));
+      std::vector<long long> steps;
+      for (long long e = 1; e * perEpoch <= c.totalSteps(trainSize); ++e) steps.push_back(e * perEpoch);
+      const auto eps = privacy::epsilonOverSteps(c.privacy.accountant, q, c.privacy.noise.initial, c.privacy.delta, steps);
+      RunRecord record;
+      record.name = QString::fromStdString(point.label);
+      record.status = RunStatus::Done;
+      record.progress = 1.0;
+      record.config = c;
+      record.privacyLabel = QStringLiteral("δ = %1 · %2 · Poisson sampling · accountant only, no training")
+                                .arg(formatDelta(c.privacy.delta),
+                                     c.privacy.accountant == privacy::AccountantKind::Rdp ? QStringLiteral("RDP")
+                                                                                          : QStringLiteral("PLD (tight)"));
+      for (std::size_t i = 0; i < steps.size(); ++i) {
+        EvalPoint p;
+        p.step = steps[i];
+        p.epoch = double(i + 1);
+        p.epsilon = eps[i];
+        p.sigma = c.privacy.noise.initial;
+        record.evals.push_back(p);
+      }
+      ids << m_runs->addRun(record);
+    }
+    return ids;
+  } catch (const std::exception& e) {
+    showError(tr("Cannot run the preset %1").arg(name), QString::fromUtf8(e.what()));
+    return {};
+  }
+}
+
+QList<int> MainWindow::startSweep(const std::vector<train::SweepPoint>& points) {
+  QList<int> ids;
+  for (const auto& point : points)
+    ids << m_controller->start(point.config, sweepPointName(point), false);
+  m_sweepRuns = ids;
+  updateSweepProgress();
+  return ids;
+}
+
+void MainWindow::cancelSweep() {
+  for (int id : m_sweepRuns) m_controller->cancel(id);
+}
+
+int MainWindow::sweepRemaining() const {
+  int remaining = 0;
+  for (int id : m_sweepRuns)
+    if (const RunRecord* r = m_runs->run(id); r && r->isActive()) ++remaining;
+  return remaining;
+}
+
+void MainWindow::updateSweepProgress() {
+  const int remaining = sweepRemaining();
+  const bool show = !m_sweepRuns.isEmpty() && remaining > 0;
+  m_sweepProgress->setVisible(show);
+  m_sweepCancel->setVisible(show);
+  m_sweepProgress->setRange(0, static_cast<int>(m_sweepRuns.size()));
+  m_sweepProgress->setValue(static_cast<int>(m_sweepRuns.size()) - remaining);
+  if (!show && !m_sweepRuns.isEmpty()) {
+    statusBar()->showMessage(tr("Sweep finished: %1 runs.").arg(m_sweepRuns.size()), 5000);
+    m_sweepRuns.clear();
+  }
+}
+
+}  // namespace epsilon::ui

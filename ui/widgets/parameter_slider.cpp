@@ -1,0 +1,78 @@
+#include "ui/widgets/parameter_slider.h"
+
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSlider>
+
+namespace epsilon::ui {
+
+ParameterSlider::ParameterSlider(const QString& label, const SliderScale& scale, int decimals,
+                                 QWidget* parent)
+    : QWidget(parent),
+      m_scale(scale),
+      m_label(new QLabel(label, this)),
+      m_slider(new QSlider(Qt::Horizontal, this)),
+      m_spin(new QDoubleSpinBox(this)) {
+  m_slider->setRange(0, scale.steps);
+  m_slider->setMinimumWidth(110);
+  m_spin->setRange(scale.minimum, scale.maximum);
+  m_spin->setDecimals(decimals);
+  m_spin->setKeyboardTracking(false);
+  m_spin->setMinimumWidth(82);
+  // Steps of one unit in the first significant digit suit both linear and log ranges.
+  m_spin->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+  m_label->setMinimumWidth(96);
+  m_label->setBuddy(m_spin);
+  auto* layout = new QHBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(m_label);
+  layout->addWidget(m_slider, 1);
+  layout->addWidget(m_spin);
+
+  connect(m_slider, &QSlider::valueChanged, this, &ParameterSlider::onSliderMoved);
+  connect(m_slider, &QSlider::sliderReleased, this,
+          [this] { Q_EMIT valueCommitted(m_spin->value()); });
+  connect(m_spin, &QDoubleSpinBox::valueChanged, this, &ParameterSlider::onSpinChanged);
+}
+
+double ParameterSlider::value() const { return m_spin->value(); }
+
+void ParameterSlider::setValue(double value) {
+  const double old = m_spin->value();
+  {
+    const QSignalBlocker blockSpin(m_spin);
+    const QSignalBlocker blockSlider(m_slider);
+    m_spin->setValue(value);
+    m_slider->setValue(valueToSlider(m_scale, m_spin->value()));
+  }
+  if (m_spin->value() != old) Q_EMIT valueChanged(m_spin->value());
+}
+
+void ParameterSlider::setToolTips(const QString& text) {
+  m_label->setToolTip(text);
+  m_slider->setToolTip(text);
+  m_spin->setToolTip(text);
+}
+
+void ParameterSlider::onSliderMoved(int position) {
+  if (m_updating) return;
+  m_updating = true;
+  m_spin->setValue(sliderToValue(m_scale, position));
+  m_updating = false;
+  Q_EMIT valueChanged(m_spin->value());
+  // Keyboard and wheel moves have no release: commit them at once.
+  if (!m_slider->isSliderDown()) Q_EMIT valueCommitted(m_spin->value());
+}
+
+void ParameterSlider::onSpinChanged(double value) {
+  if (m_updating) return;
+  m_updating = true;
+  m_slider->setValue(valueToSlider(m_scale, value));
+  m_updating = false;
+  Q_EMIT valueChanged(value);
+  Q_EMIT valueCommitted(value);
+}
+
+}  // namespace epsilon::ui

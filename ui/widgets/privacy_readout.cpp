@@ -1,0 +1,173 @@
+#include "ui/widgets/privacy_readout.h"
+
+#include <QApplication>
+#include <QChart>
+#include <QChartView>
+#include <QLabel>
+#include <QLineSeries>
+#include <QPointer>
+#include <QThreadPool>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+#include "ui/io/number_format.h"
+
+namespace epsilon::ui {
+
+PrivacyReadout::PrivacyReadout(QWidget* parent)
+    : QWidget(parent),
+      m_epsilon(new QLabel(this)),
+      m_label(new QLabel(this)),
+      m_nominal(new QLabel(this)),
+      m_sentence(new QLabel(this)),
+      m_chartView(new QChartView(this)),
+      m_curve(new QLineSeries),
+      m_nominalCurve(new QLineSeries),
+      m_x(new QValueAxis),
+      m_y(new QValueAxis),
+      m_generation(std::make_shared<std::atomic<long long>>(0)) {
+  setPresentationMode(false);
+  setMinimumWidth(330);
+  m_epsilon->setObjectName(QStringLiteral("epsilonValue"));
+  m_epsilon->setToolTip(tr("The privacy budget the run will have spent at its end: (ε, δ)-differential privacy for the "
+                           "whole training set (Dwork et al. 2006). Smaller is more private."));
+  m_label->setWordWrap(true);
+  m_nominal->setWordWrap(true);
+  m_sentence->setWordWrap(true);
+  m_sentence->setToolTip(tr("From the hypothesis-testing view of DP (Kairouz et al. 2015; Dong, Roth & Su 2022): "
+                            "TPR ≤ min(e^ε·FPR + δ, 1 − e^(−ε)(1 − δ − FPR))."));
+
+  auto* chart = new QChart;
+  chart->legend()->hide();
+  chart->setMargins(QMargins(2, 2, 2, 2));
+  chart->setBackgroundRoundness(0);
+  chart->addSeries(m_curve);
+  chart->addSeries(m_nominalCurve);
+  chart->addAxis(m_x, Qt::AlignBottom);
+  chart->addAxis(m_y, Qt::AlignLeft);
+  for (QLineSeries* s : {m_curve, m_nominalCurve}) {
+    s->attachAxis(m_x);
+    s->attachAxis(m_y);
+  }
+  QPen nominalPen(QColor(150, 150, 150));
+  nominalPen.setStyle(Qt::DashLine);
+  nominalPen.setWidthF(1.5);
+  m_nominalCurve->setPen(nominalPen);
+  QPen curvePen(QColor(0, 114, 178));
+  curvePen.setWidthF(2.5);
+  m_curve->setPen(curvePen);
+  m_x->setTitleText(tr("epoch"));
+  m_y->setTitleText(tr("ε"));
+  m_x->setLabelFormat(QStringLiteral("%.3g"));
+  m_y->setLabelFormat(QStringLiteral("%.3g"));
+  m_chartView->setChart(chart);
+  m_chartView->setRenderHint(QPainter::Antialiasing);
+  m_chartView->setMinimumHeight(150);
+  m_chartView->setToolTip(tr("ε spent as training goes on: every step composes one more subsampled Gaussian "
+                             "mechanism (grey dashes: the tanh filter's nominal figure)."));
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addWidget(m_epsilon);
+  layout->addWidget(m_label);
+  layout->addWidget(m_nominal);
+  layout->addWidget(m_sentence);
+  layout->addWidget(m_chartView, 1);
+}
+
+PrivacyReadout::~PrivacyReadout() { m_generation->fetch_add(1); }
+
+void PrivacyReadout::setPresentationMode(bool on) {
+  QFont big = font();
+  big.setPointSize(on ? 34 : 22);
+  big.setBold(true);
+  m_epsilon->setFont(big);
+}
+
+QString PrivacyReadout::epsilonText() const { return m_epsilon->text(); }
+
+void PrivacyReadout::setInput(const PrivacyPreviewInput& input) {
+  const long long generation = m_generation->fetch_add(1) + 1;
+  if (previewIsInstant(input.config)) {
+    show(computePrivacyPreview(input));
+    return;
+  }
+  ++m_pending;
+  m_label->setText(tr("computing ε with the %1 accountant…")
+                       .arg(input.config.privacy.accountant == privacy::AccountantKind::Rdp ? QStringLiteral("RDP")
+                                                                                            : QStringLiteral("PLD")));
+  QPointer<PrivacyReadout> self(this);
+  auto counter = m_generation;
+  QThreadPool::globalInstance()->start([self, counter, input, generation] {
+    if (counter->load() != generation) {  // a newer request superseded this one
+      QMetaObject::invokeMethod(qApp, [self] { if (self) --self->m_pending; }, Qt::QueuedConnection);
+      return;
+    }
+    PrivacyPreview preview = computePrivacyPreview(input);
+    QMetaObject::invokeMethod(
+        qApp,
+        [self, counter, generation, preview] {
+          if (!self) return;
+          --self->m_pending;
+          if (counter->load() == generation) self->show(preview);
+        },
+        Qt::QueuedConnection);
+  });
+}
+
+void PrivacyReadout::show(const PrivacyPreview& p) {
+  m_preview = p;
+  if (!p.valid) {
+    m_epsilon->setText(QStringLiteral("ε = ?"));
+    m_label->setText(QStringLiteral("<span style='color:#c00'>%1</span>").arg(p.error.toHtmlEscaped()));
+    m_nominal->clear();
+    m_sentence->clear();
+    m_curve->clear();
+    m_nominalCurve->clear();
+    Q_EMIT previewUpdated();
+    return;
+  }
+  m_epsilon->setText(QStringLiteral("ε = %1").arg(formatEpsilon(p.epsilon)));
+  QString details = p.label();
+  if (p.order) details += tr(" · order α = %1").arg(formatNumber(*p.order));
+  details += tr("<br><small>q = %1, %2 steps, effective σ = %3 · %4</small>")
+                 .arg(formatNumber(p.sampleRate), QString::number(p.steps), formatNumber(p.effectiveNoiseMultiplier),
+                      p.status.toHtmlEscaped());
+  if (!p.isGuarantee && std::isfinite(p.epsilon)) details = QStringLiteral("<span style='color:#b35900'>") + details + QStringLiteral("</span>");
+  m_label->setText(details);
+  if (p.nominalEpsilon) {
+    m_nominal->setText(tr("<span style='color:#b00'>Nominal ε = %1 — not a DP guarantee</span><br><small>The paper "
+                          "treats the tanh filter's sensitivity as c; its true L2 sensitivity is c·√P, which gives the "
+                          "honest ε above.</small>")
+                           .arg(formatEpsilon(*p.nominalEpsilon)));
+    m_nominal->show();
+  } else {
+    m_nominal->clear();
+    m_nominal->hide();
+  }
+  m_sentence->setText(p.attackerSentence());
+  QList<QPointF> points, nominal;
+  double xMax = 1, yMax = 0;
+  for (const auto& [x, y] : p.curve) {
+    if (!std::isfinite(y)) continue;
+    points.append(QPointF(x, y));
+    xMax = std::max(xMax, x);
+    yMax = std::max(yMax, y);
+  }
+  for (const auto& [x, y] : p.nominalCurve) {
+    if (!std::isfinite(y)) continue;
+    nominal.append(QPointF(x, y));
+    yMax = std::max(yMax, y);
+  }
+  m_curve->replace(points);
+  m_nominalCurve->replace(nominal);
+  m_x->setRange(0, xMax);
+  m_x->applyNiceNumbers();
+  m_y->setRange(0, yMax > 0 ? yMax * 1.05 : 1.0);
+  Q_EMIT previewUpdated();
+}
+
+}  // namespace epsilon::ui

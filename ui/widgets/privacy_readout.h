@@ -1,0 +1,57 @@
+// The live privacy readout: the ε the configured run will spend, big, with its δ,
+// accountant and sampling assumption; its curve over epochs; one sentence of what it means
+// for a membership attacker; and for the tanh filter the paper's nominal ε beside the
+// honest one, plainly marked as no guarantee. Follows the sliders with no training: RDP with
+// constant noise is computed at once, anything slower on a worker (latest request wins).
+#pragma once
+
+#include <QWidget>
+
+#include <atomic>
+#include <memory>
+
+#include "ui/widgets/privacy_preview.h"
+
+class QLabel;
+QT_BEGIN_NAMESPACE
+class QChartView;
+class QLineSeries;
+class QValueAxis;
+QT_END_NAMESPACE
+
+namespace epsilon::ui {
+
+class PrivacyReadout : public QWidget {
+  Q_OBJECT
+ public:
+  explicit PrivacyReadout(QWidget* parent = nullptr);
+  ~PrivacyReadout() override;
+
+  // Recomputes for `input` (instantly when cheap, else in the background).
+  void setInput(const PrivacyPreviewInput& input);
+  const PrivacyPreview& preview() const { return m_preview; }
+  QString epsilonText() const;  // what the big label shows
+  bool isComputing() const { return m_pending > 0; }
+  void setPresentationMode(bool on);
+
+ Q_SIGNALS:
+  void previewUpdated();
+
+ private:
+  void show(const PrivacyPreview& preview);
+
+  QLabel* m_epsilon;
+  QLabel* m_label;
+  QLabel* m_nominal;
+  QLabel* m_sentence;
+  QChartView* m_chartView;
+  QLineSeries* m_curve;
+  QLineSeries* m_nominalCurve;
+  QValueAxis* m_x;
+  QValueAxis* m_y;
+  PrivacyPreview m_preview;
+  std::shared_ptr<std::atomic<long long>> m_generation;
+  int m_pending = 0;
+};
+
+}  // namespace epsilon::ui

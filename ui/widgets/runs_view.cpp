@@ -1,0 +1,147 @@
+#include "ui/widgets/runs_view.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QPainter>
+#include <QStyledItemDelegate>
+#include <QTableView>
+#include <QToolBar>
+#include <QUndoCommand>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+#include "ui/charts/run_model.h"
+
+namespace epsilon::ui {
+
+namespace {
+
+// Draws the status column as a progress bar with the status word on it.
+class StatusDelegate : public QStyledItemDelegate {
+ public:
+  using QStyledItemDelegate::QStyledItemDelegate;
+  void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override {
+    const auto status = static_cast<RunStatus>(index.data(RunModel::StatusRole).toInt());
+    QStyleOptionProgressBar bar;
+    bar.rect = option.rect.adjusted(2, 2, -2, -2);
+    bar.minimum = 0;
+    bar.maximum = 1000;
+    bar.progress = static_cast<int>(1000 * index.data(RunModel::ProgressRole).toDouble());
+    bar.text = index.data(Qt::DisplayRole).toString();
+    if (status == RunStatus::Running) bar.text += QStringLiteral(" %1%").arg(bar.progress / 10);
+    bar.textVisible = true;
+    bar.state = option.state | QStyle::State_Horizontal;
+    if (status == RunStatus::Diverged || status == RunStatus::Failed) {
+      bar.palette.setColor(QPalette::Highlight, QColor(200, 30, 30));
+      bar.palette.setColor(QPalette::Text, QColor(200, 30, 30));
+    }
+    QApplication::style()->drawControl(QStyle::CE_ProgressBar, &bar, painter);
+  }
+};
+
+// Deleting runs is undoable: the command keeps the removed runs and their rows.
+class DeleteRunsCommand : public QUndoCommand {
+ public:
+  DeleteRunsCommand(RunModel* model, const QList<int>& ids) : m_model(model), m_ids(ids) {
+    setText(ids.size() == 1 ? QObject::tr("Delete run") : QObject::tr("Delete %1 runs").arg(ids.size()));
+  }
+  void redo() override {
+    m_removed.clear();
+    for (int id : m_ids) {
+      const int row = m_model->rowOf(id);
+      if (auto run = m_model->takeRun(id)) m_removed.push_back({row, std::move(*run)});
+    }
+  }
+  void undo() override {
+    for (auto it = m_removed.rbegin(); it != m_removed.rend(); ++it) m_model->restoreRun(it->second, it->first);
+    m_removed.clear();
+  }
+
+ private:
+  RunModel* m_model;
+  QList<int> m_ids;
+  std::vector<std::pair<int, RunRecord>> m_removed;
+};
+
+}  // namespace
+
+RunsView::RunsView(RunModel* model, QUndoStack* undoStack, QWidget* parent)
+    : QWidget(parent), m_model(model), m_undo(undoStack), m_table(new QTableView(this)) {
+  m_table->setModel(model);
+  m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+  m_table->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
+  m_table->setItemDelegateForColumn(RunModel::StatusColumn, new StatusDelegate(m_table));
+  m_table->verticalHeader()->hide();
+  m_table->horizontalHeader()->setStretchLastSection(false);
+  m_table->horizontalHeader()->setSectionResizeMode(RunModel::ParametersColumn, QHeaderView::Stretch);
+  m_table->setColumnWidth(RunModel::NameColumn, 150);
+  m_table->setColumnWidth(RunModel::StatusColumn, 130);
+  m_table->setAlternatingRowColors(true);
+
+  auto* toolbar = new QToolBar(this);
+  toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  m_cancel = toolbar->addAction(tr("Cancel"), this, [this] { Q_EMIT cancelRequested(selectedRunIds()); });
+  m_cancel->setToolTip(tr("Stop the selected runs within one step (Esc)"));
+  m_cancel->setShortcut(Qt::Key_Escape);
+  m_cancelAll = toolbar->addAction(tr("Cancel all"), this, [this] { Q_EMIT cancelAllRequested(); });
+  m_cancelAll->setToolTip(tr("Stop every queued or running run (Shift+Esc)"));
+  m_cancelAll->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_Escape));
+  m_rerun = toolbar->addAction(tr("Re-run"), this, [this] { Q_EMIT rerunRequested(selectedRunIds()); });
+  m_rerun->setToolTip(tr("Start the selected runs' experiments again as new runs"));
+  m_duplicate = toolbar->addAction(tr("Load into panel"), this, [this] {
+    const auto ids = selectedRunIds();
+    if (!ids.isEmpty()) Q_EMIT duplicateRequested(ids.first());
+  });
+  m_duplicate->setToolTip(tr("Copy the selected run's parameters into the Experiment panel to vary them"));
+  m_delete = toolbar->addAction(tr("Delete"), this, &RunsView::deleteSelected);
+  m_delete->setShortcut(QKeySequence::Delete);
+  m_delete->setToolTip(tr("Remove the selected runs (Del; undo with Ctrl+Z)"));
+  for (QAction* a : {m_cancel, m_cancelAll, m_delete}) a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  layout->addWidget(toolbar);
+  layout->addWidget(m_table);
+
+  connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunsView::updateActions);
+  connect(model, &RunModel::dataChanged, this, &RunsView::updateActions);
+  connect(model, &RunModel::runsChanged, this, &RunsView::updateActions);
+  updateActions();
+}
+
+QList<int> RunsView::selectedRunIds() const {
+  QList<int> ids;
+  for (const QModelIndex& index : m_table->selectionModel()->selectedRows()) ids << m_model->idAt(index.row());
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+void RunsView::deleteSelected() {
+  const QList<int> ids = selectedRunIds();
+  if (ids.isEmpty()) return;
+  Q_EMIT cancelRequested(ids);  // a deleted run must stop training
+  m_undo->push(new DeleteRunsCommand(m_model, ids));
+}
+
+void RunsView::updateActions() {
+  const QList<int> ids = selectedRunIds();
+  bool anyActive = false, anySelectedActive = false;
+  for (const auto& r : m_model->runs()) {
+    if (r.isActive()) {
+      anyActive = true;
+      if (ids.contains(r.id)) anySelectedActive = true;
+    }
+  }
+  m_cancel->setEnabled(anySelectedActive);
+  m_cancelAll->setEnabled(anyActive);
+  m_rerun->setEnabled(!ids.isEmpty());
+  m_duplicate->setEnabled(ids.size() == 1);
+  m_delete->setEnabled(!ids.isEmpty());
+}
+
+}  // namespace epsilon::ui
