@@ -2,7 +2,7 @@
 // then prints one JSON object: the loss-threshold membership attack on the final model
 // (Yeom et al. 2018: AUC, TPR at FPR 1% and 0.1%), the one-run audit's empirical lower bound
 // ε̂ (Steinke, Nasr & Jagielski 2023) and the accountant's upper bound ε with its δ,
-// accountant and sampling assumption. --plot draws the ROC curves over the accountant's bound.
+// accountant and sampling assumption; --out adds the ROC curves for plotting.
 #include <tbb/task_arena.h>
 
 #include <QCommandLineParser>
@@ -12,16 +12,13 @@
 #include <algorithm>
 #include <cmath>
 
-#include "audit_plot.h"
 #include "cli_options.h"
-#include "core/audit/run_profile.h"
+#include "core/audit/one_run_audit.h"
 #include "core/common/errors.h"
 #include "core/data/registry.h"
 #include "experiment_json.h"
 #include "privacy_flags.h"
-#include "reproduce_plot.h"
 #include "train_flags.h"
-#include "ui/chart_export.h"
 
 namespace epsilon::cli {
 
@@ -129,9 +126,6 @@ void addAuditFlags(QCommandLineParser& parser) {
       {QStringLiteral("out"),
        QStringLiteral("Write the result with its ROC curves and the run as JSON."),
        QStringLiteral("FILE")},
-      {QStringLiteral("plot"),
-       QStringLiteral("Draw the ROC curves over the accountant's bound (.png, .svg or .pdf)."),
-       QStringLiteral("FILE")},
   });
   addExperimentFlags(parser);
 }
@@ -157,9 +151,9 @@ audit::AuditResult runNamingFlags(const train::ExperimentConfig& config,
   }
 }
 
-// --out (the result with its ROC curves and the run) and --plot (the ROC over the bound).
+// --out: the result with its ROC curves and the run.
 void writeOutputs(const QCommandLineParser& parser, const audit::AuditResult& result,
-                  const audit::AuditOptions& options, const QJsonObject& json) {
+                  const QJsonObject& json) {
   if (parser.isSet(QStringLiteral("out"))) {
     QJsonObject full = json;
     full.insert(QStringLiteral("roc"), rocToJson(result.attack.roc));
@@ -167,17 +161,6 @@ void writeOutputs(const QCommandLineParser& parser, const audit::AuditResult& re
     full.insert(QStringLiteral("run"), runToJson(result.run));
     writeFileAtomically(parser.value(QStringLiteral("out")),
                         QJsonDocument(full).toJson(QJsonDocument::Indented));
-  }
-  if (parser.isSet(QStringLiteral("plot"))) {
-    // The profile δ(ε) up to a few times the run's ε, where the envelope is decided.
-    const double top = std::isfinite(result.upper.epsilon)
-                           ? std::min(60.0, 3.0 * result.upper.epsilon + 1.0)
-                           : 1.0;
-    const privacy::PrivacyProfile profile =
-        audit::runPrivacyProfile(result.run, privacy::epsilonGrid(top, 241));
-    const QString path = parser.value(QStringLiteral("plot"));
-    const QString error = plotAudit(result, profile, options.confidence, path);
-    if (!error.isEmpty()) throw UsageError("--plot: " + error.toStdString());
   }
 }
 
@@ -204,19 +187,12 @@ int runAuditCommand(const QStringList& arguments) {
     throw UsageError("--threads: expected an integer in [1, 1024], got " +
                      std::to_string(*threads));
   }
-  ui::ExportFormat format;
-  const QString plotPath = parser.value(QStringLiteral("plot"));
-  if (parser.isSet(QStringLiteral("plot")) && !ui::exportFormatForPath(plotPath, format)) {
-    throw UsageError("--plot: expected a .png, .svg or .pdf file, got '" + plotPath.toStdString() +
-                     "'");
-  }
-  if (parser.isSet(QStringLiteral("plot"))) requirePlotting("--plot");
   const data::Dataset dataset = data::loadDataset(config.dataset.name, config.dataset.options);
 
   const audit::AuditResult result =
       runNamingFlags(config, dataset, options, threads ? static_cast<int>(*threads) : 0);
   const QJsonObject json = auditToJson(result, options);
-  writeOutputs(parser, result, options, json);
+  writeOutputs(parser, result, json);
   printJsonLine(json);
   return kExitOk;
 }
