@@ -16,8 +16,10 @@ struct GradientNormSample {
   long long step = 0;         // steps completed when this lot was used (1-based)
   std::vector<double> norms;  // each unit's L2 gradient norm before clipping
   privacy::PrivatizerKind privatizer = privacy::PrivatizerKind::Clip;
-  double clipNorm = 0.0;         // C, or C_t for adaptive clipping; NaN for tanh and none
-  double fractionClipped = 0.0;  // of this lot's units (tanh: some entry beyond k)
+  double clipNorm = 0.0;  // C, or C_t for adaptive clipping; NaN for tanh and none
+  // Of this lot's units: norm above C for flat and adaptive clipping; per layer, some layer
+  // above C/√G (so it can exceed the share of norms above C); tanh, some entry beyond k.
+  double fractionClipped = 0.0;
 };
 
 // Counts over [0, max] in equal bins; bin i covers [i·w, (i+1)·w), the last one includes max.
