@@ -164,22 +164,22 @@ class TestCliTrain : public QObject {
   void secureNoiseIsNotReproducible() {
     // The same seed twice: seeded noise gives the same losses, --secure-noise different
     // ones, says so on stderr and records secure_noise in the resolved experiment.
-    const Outcome seededA = runCli(tinyRun()), seededB = runCli(tinyRun());
-    const Outcome secureA = runCli(tinyRun() + QStringList{"--secure-noise"});
-    const Outcome secureB = runCli(tinyRun() + QStringList{"--secure-noise"});
-    for (const Outcome* o : {&seededA, &seededB, &secureA, &secureB}) {
+    const CliOutcome seededA = runCli(tinyRun()), seededB = runCli(tinyRun());
+    const CliOutcome secureA = runCli(tinyRun() + QStringList{"--secure-noise"});
+    const CliOutcome secureB = runCli(tinyRun() + QStringList{"--secure-noise"});
+    for (const CliOutcome* o : {&seededA, &seededB, &secureA, &secureB}) {
       QCOMPARE(o->exitCode, 0);
-      QVERIFY(o->lines.size() >= 2);
+      QVERIFY(o->jsonLines().size() >= 2);
     }
-    QCOMPARE(seededA.lines.last()["train_loss"].toDouble(), seededB.lines.last()["train_loss"].toDouble());
-    QVERIFY(secureA.lines.last()["train_loss"].toDouble() != secureB.lines.last()["train_loss"].toDouble());
+    QCOMPARE(seededA.jsonLines().last()["train_loss"].toDouble(), seededB.jsonLines().last()["train_loss"].toDouble());
+    QVERIFY(secureA.jsonLines().last()["train_loss"].toDouble() != secureB.jsonLines().last()["train_loss"].toDouble());
     QVERIFY2(secureA.err.contains("NOT reproducible"), qPrintable(secureA.err));
     QVERIFY(!seededA.err.contains("NOT reproducible"));
-    const Outcome config = runCli(tinyRun() + QStringList{"--secure-noise", "--print-config"});
-    QCOMPARE(config.lines.size(), 1);
-    QCOMPARE(config.lines[0]["privacy"].toObject()["secure_noise"].toBool(), true);
-    const Outcome defaults = runCli(tinyRun() + QStringList{"--print-config"});
-    QCOMPARE(defaults.lines[0]["privacy"].toObject()["secure_noise"].toBool(true), false);
+    const CliOutcome config = runCli(tinyRun() + QStringList{"--secure-noise", "--print-config"});
+    QCOMPARE(config.jsonLines().size(), 1);
+    QCOMPARE(config.jsonLines()[0]["privacy"].toObject()["secure_noise"].toBool(), true);
+    const CliOutcome defaults = runCli(tinyRun() + QStringList{"--print-config"});
+    QCOMPARE(defaults.jsonLines()[0]["privacy"].toObject()["secure_noise"].toBool(true), false);
   }
 
   void badConfigFilesExitTwo_data() {

@@ -29,7 +29,7 @@ std::vector<RunRecord> sessionOf(int runs, int points) {
     RunRecord run;
     run.id = r + 1;
     run.name = QStringLiteral("run %1").arg(r + 1);
-    run.color = QColor(10 * r, 100, 200);
+    run.color = QString::asprintf("#%02x64c8", 10 * r);
     run.status = RunStatus::Done;
     run.evals.reserve(static_cast<std::size_t>(points));
     for (int i = 0; i < points; ++i) {
