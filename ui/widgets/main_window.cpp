@@ -356,38 +356,6 @@ void MainWindow::rerun(const QList<int>& ids) {
   }
 }
 
-QString MainWindow::saveSessionTo(const QString& path) {
-  try {
-    saveSession(path, m_runs->runs());
-  } catch (const std::exception& e) {
-    showError(tr("Cannot save the session"), QString::fromUtf8(e.what()));
-    return m_lastError;
-  }
-  m_sessionPath = path;
-  if (m_options.useSettings) QSettings().setValue(QStringLiteral("lastSession"), path);
-  statusBar()->showMessage(tr("Saved %1 runs to %2").arg(m_runs->rowCount()).arg(path), 5000);
-  return {};
-}
-
-QString MainWindow::openSessionFrom(const QString& path) {
-  std::vector<RunRecord> runs;
-  try {
-    runs = loadSession(path);
-  } catch (const std::exception& e) {
-    showError(tr("Cannot open the session"), QString::fromUtf8(e.what()));
-    return m_lastError;
-  }
-  m_controller->cancelAll();
-  m_undo->clear();
-  m_runs->clear();
-  for (auto& r : runs) m_runs->addRun(std::move(r));
-  m_charts->redrawNow();
-  m_sessionPath = path;
-  if (m_options.useSettings) QSettings().setValue(QStringLiteral("lastSession"), path);
-  statusBar()->showMessage(tr("Opened %1 runs from %2").arg(runs.size()).arg(path), 5000);
-  return {};
-}
-
 QString MainWindow::exportChartTo(int chartKind, const QString& path, QSize size, int dpi) {
   m_charts->redrawNow();
   RenderFunction render;
@@ -477,14 +445,6 @@ void MainWindow::saveSettings() {
   settings.setValue(QStringLiteral("liveMode"), m_panel->liveMode());
   settings.setValue(QStringLiteral("lastExperiment"),
                     QJsonDocument(experimentToJson(m_panel->config())).toJson(QJsonDocument::Compact));
-}
-
-void MainWindow::askReopenLastSession() {
-  const QString last = QSettings().value(QStringLiteral("lastSession")).toString();
-  if (last.isEmpty() || !QFileInfo::exists(last)) return;
-  if (QMessageBox::question(this, tr("Reopen last session?"), tr("Reopen the last session, %1?").arg(last)) ==
-      QMessageBox::Yes)
-    openSessionFrom(last);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -37,6 +37,9 @@ class MainWindow : public QMainWindow {
     bool offerLastSession = false;  // ask to reopen the last session (the app does; tests don't)
     int threads = 0;             // training threads (0 = all cores)
   };
+  // The options of the app started with or without a session file and for a scripted
+  // picture (--screenshot): a session given never triggers the "reopen last session" question.
+  static Options startupOptions(bool sessionGiven, bool scripted);
   explicit MainWindow(QWidget* parent = nullptr);
   MainWindow(Options options, QWidget* parent = nullptr);
   ~MainWindow() override;
