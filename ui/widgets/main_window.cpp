@@ -25,6 +25,7 @@
 
 #include "ui/charts/chart_export.h"
 #include "ui/widgets/chart_panel.h"
+#include "ui/widgets/control_input_filter.h"
 #include "ui/widgets/decision_boundary_view.h"
 #include "ui/io/experiment_json.h"
 #include "ui/widgets/experiment_panel.h"
@@ -54,6 +55,7 @@ MainWindow::MainWindow(Options options, QWidget* parent)
       m_controller(new TrainingController(m_runs, this, options.threads)),
       m_liveDebounce(new QTimer(this)) {
   epsilonInitResources();
+  ControlInputFilter::installOnce();
   setObjectName(QStringLiteral("EpsilonLabMainWindow"));
   m_charts = new ChartPanel(m_runs, this);
   setCentralWidget(m_charts);
@@ -254,6 +256,8 @@ void MainWindow::buildMenus() {
   run->addAction(m_runsView->rerunAction());
   run->addAction(m_runsView->duplicateAction());
   run->addAction(m_runsView->deleteAction());
+  // On the window as well, so the shortcuts work while the Runs dock floats or is hidden.
+  addActions({m_runsView->cancelAction(), m_runsView->cancelAllAction(), m_runsView->deleteAction()});
 
   buildPresetsMenu();
 

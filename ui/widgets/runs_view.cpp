@@ -11,7 +11,6 @@
 #include <QUndoCommand>
 #include <QUndoStack>
 #include <QVBoxLayout>
-
 #include <algorithm>
 
 #include "ui/charts/run_model.h"
@@ -24,7 +23,8 @@ namespace {
 class StatusDelegate : public QStyledItemDelegate {
  public:
   using QStyledItemDelegate::QStyledItemDelegate;
-  void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override {
+  void paint(QPainter* painter, const QStyleOptionViewItem& option,
+             const QModelIndex& index) const override {
     const auto status = static_cast<RunStatus>(index.data(RunModel::StatusRole).toInt());
     QStyleOptionProgressBar bar;
     bar.rect = option.rect.adjusted(2, 2, -2, -2);
@@ -47,7 +47,8 @@ class StatusDelegate : public QStyledItemDelegate {
 class DeleteRunsCommand : public QUndoCommand {
  public:
   DeleteRunsCommand(RunModel* model, const QList<int>& ids) : m_model(model), m_ids(ids) {
-    setText(ids.size() == 1 ? QObject::tr("Delete run") : QObject::tr("Delete %1 runs").arg(ids.size()));
+    setText(ids.size() == 1 ? QObject::tr("Delete run")
+                            : QObject::tr("Delete %1 runs").arg(ids.size()));
   }
   void redo() override {
     m_removed.clear();
@@ -61,7 +62,8 @@ class DeleteRunsCommand : public QUndoCommand {
     }
   }
   void undo() override {
-    for (auto it = m_removed.rbegin(); it != m_removed.rend(); ++it) m_model->restoreRun(it->second, it->first);
+    for (auto it = m_removed.rbegin(); it != m_removed.rend(); ++it)
+      m_model->restoreRun(it->second, it->first);
     m_removed.clear();
   }
 
@@ -81,30 +83,37 @@ RunsView::RunsView(RunModel* model, QUndoStack* undoStack, QWidget* parent)
   m_table->setItemDelegateForColumn(RunModel::StatusColumn, new StatusDelegate(m_table));
   m_table->verticalHeader()->hide();
   m_table->horizontalHeader()->setStretchLastSection(false);
-  m_table->horizontalHeader()->setSectionResizeMode(RunModel::ParametersColumn, QHeaderView::Stretch);
+  m_table->horizontalHeader()->setSectionResizeMode(RunModel::ParametersColumn,
+                                                    QHeaderView::Stretch);
   m_table->setColumnWidth(RunModel::NameColumn, 150);
   m_table->setColumnWidth(RunModel::StatusColumn, 130);
   m_table->setAlternatingRowColors(true);
 
   auto* toolbar = new QToolBar(this);
   toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-  m_cancel = toolbar->addAction(tr("Cancel"), this, [this] { Q_EMIT cancelRequested(selectedRunIds()); });
-  m_cancel->setToolTip(tr("Stop the selected runs within one step (Esc)"));
+  m_cancel =
+      toolbar->addAction(tr("Cancel"), this, [this] { Q_EMIT cancelRequested(cancelTargets()); });
+  m_cancel->setToolTip(
+      tr("Stop the selected runs, or else the newest one training, within one step (Esc)"));
   m_cancel->setShortcut(Qt::Key_Escape);
   m_cancelAll = toolbar->addAction(tr("Cancel all"), this, [this] { Q_EMIT cancelAllRequested(); });
   m_cancelAll->setToolTip(tr("Stop every queued or running run (Shift+Esc)"));
   m_cancelAll->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_Escape));
-  m_rerun = toolbar->addAction(tr("Re-run"), this, [this] { Q_EMIT rerunRequested(selectedRunIds()); });
+  m_rerun =
+      toolbar->addAction(tr("Re-run"), this, [this] { Q_EMIT rerunRequested(selectedRunIds()); });
   m_rerun->setToolTip(tr("Start the selected runs' experiments again as new runs"));
   m_duplicate = toolbar->addAction(tr("Load into panel"), this, [this] {
     const auto ids = selectedRunIds();
     if (!ids.isEmpty()) Q_EMIT duplicateRequested(ids.first());
   });
-  m_duplicate->setToolTip(tr("Copy the selected run's parameters into the Experiment panel to vary them"));
+  m_duplicate->setToolTip(
+      tr("Copy the selected run's parameters into the Experiment panel to vary them"));
   m_delete = toolbar->addAction(tr("Delete"), this, &RunsView::deleteSelected);
   m_delete->setShortcut(QKeySequence::Delete);
   m_delete->setToolTip(tr("Remove the selected runs (Del; undo with Ctrl+Z)"));
-  for (QAction* a : {m_cancel, m_cancelAll, m_delete}) a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+  // Esc, Shift+Esc and Del act wherever the focus is in the window (a spin box of the
+  // Experiment panel, a chart), not only in this table: the window adds these actions too.
+  for (QAction* a : {m_cancel, m_cancelAll, m_delete}) a->setShortcutContext(Qt::WindowShortcut);
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -112,7 +121,8 @@ RunsView::RunsView(RunModel* model, QUndoStack* undoStack, QWidget* parent)
   layout->addWidget(toolbar);
   layout->addWidget(m_table);
 
-  connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunsView::updateActions);
+  connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+          &RunsView::updateActions);
   connect(model, &RunModel::dataChanged, this, &RunsView::updateActions);
   connect(model, &RunModel::runsChanged, this, &RunsView::updateActions);
   updateActions();
@@ -120,8 +130,22 @@ RunsView::RunsView(RunModel* model, QUndoStack* undoStack, QWidget* parent)
 
 QList<int> RunsView::selectedRunIds() const {
   QList<int> ids;
-  for (const QModelIndex& index : m_table->selectionModel()->selectedRows()) ids << m_model->idAt(index.row());
+  for (const QModelIndex& index : m_table->selectionModel()->selectedRows())
+    ids << m_model->idAt(index.row());
   std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+QList<int> RunsView::cancelTargets() const {
+  QList<int> ids;
+  int newest = 0;
+  const QList<int> selected = selectedRunIds();
+  for (const auto& r : m_model->runs()) {
+    if (!r.isActive()) continue;
+    if (selected.contains(r.id)) ids << r.id;
+    newest = std::max(newest, r.id);
+  }
+  if (ids.isEmpty() && newest != 0) ids << newest;
   return ids;
 }
 
@@ -134,14 +158,9 @@ void RunsView::deleteSelected() {
 
 void RunsView::updateActions() {
   const QList<int> ids = selectedRunIds();
-  bool anyActive = false, anySelectedActive = false;
-  for (const auto& r : m_model->runs()) {
-    if (r.isActive()) {
-      anyActive = true;
-      if (ids.contains(r.id)) anySelectedActive = true;
-    }
-  }
-  m_cancel->setEnabled(anySelectedActive);
+  const bool anyActive = std::any_of(m_model->runs().begin(), m_model->runs().end(),
+                                     [](const RunRecord& r) { return r.isActive(); });
+  m_cancel->setEnabled(anyActive);  // without a selection it cancels the newest active run
   m_cancelAll->setEnabled(anyActive);
   m_rerun->setEnabled(!ids.isEmpty());
   m_duplicate->setEnabled(ids.size() == 1);

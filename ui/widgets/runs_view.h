@@ -20,6 +20,8 @@ class RunsView : public QWidget {
 
   QTableView* table() const { return m_table; }
   QList<int> selectedRunIds() const;
+  // What Cancel (Esc) stops: the selected runs still active, or else the newest active run.
+  QList<int> cancelTargets() const;
   // Deletes the selected runs as one undoable step (cancelling any still training).
   void deleteSelected();
 
