@@ -76,6 +76,7 @@ MainWindow::MainWindow(Options options, QWidget* parent)
   });
   connect(m_panel, &ExperimentPanel::liveModeChanged, this, [this](bool on) {
     if (m_liveAction) m_liveAction->setChecked(on);
+    rememberLiveMode(on);
   });
   connect(m_controller, &TrainingController::runModelUpdated, this, &MainWindow::showRunModel);
   connect(m_controller, &TrainingController::datasetLoaded, this,
@@ -112,7 +113,7 @@ MainWindow::MainWindow(Options options, QWidget* parent)
 
   resize(1500, 950);
   if (m_options.useSettings) restoreSettings();
-  // Live mode is on by default for small data sets, whose runs finish in seconds.
+  // Live mode is off until turned on: a moved control must not replace a finished run unasked.
   if (!m_options.useSettings) m_panel->setLiveMode(false);
   onDatasetChanged();
   updateReadout();
@@ -311,7 +312,7 @@ int MainWindow::startRun(bool live) {
     showError(tr("Cannot start the run"), QString::fromUtf8(e.what()));
     return 0;
   }
-  return m_controller->start(config, m_panel->runName(), live);
+  return live ? startLiveRun(config, m_panel->runName()) : m_controller->start(config, m_panel->runName());
 }
 
 void MainWindow::onDatasetChanged() {
@@ -438,8 +439,7 @@ void MainWindow::restoreSettings() {
       // Parameters from an older version that no longer validate: keep the defaults.
     }
   }
-  const auto* info = m_panel->currentDataset();
-  m_panel->setLiveMode(settings.value(QStringLiteral("liveMode"), info && info->trainSize <= 10000).toBool());
+  m_panel->setLiveMode(settings.value(QStringLiteral("liveMode"), false).toBool());
 }
 
 void MainWindow::saveSettings() {

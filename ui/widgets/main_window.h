@@ -91,6 +91,8 @@ class MainWindow : public QMainWindow {
   void askReopenLastSession();
   void updateTitle();
   void updateSweepProgress();
+  int startLiveRun(const train::ExperimentConfig& config, const QString& name);
+  void rememberLiveMode(bool on);
 
   Options m_options;
   RunModel* m_runs;

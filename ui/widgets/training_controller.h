@@ -43,6 +43,7 @@ class TrainingController : public QObject {
   // replaces the previous live run (removed from the model, so its job is cancelled).
   int start(const train::ExperimentConfig& config, const QString& name, bool live = false);
   void cancel(int runId);
+  int liveRun() const { return m_liveRun; }  // the run the next live run replaces (0: none)
   void cancelAll();
   int activeRuns() const;
 
