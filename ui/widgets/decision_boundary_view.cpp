@@ -22,7 +22,7 @@ QColor blend(double p) {
 }  // namespace
 
 DecisionBoundaryView::DecisionBoundaryView(QWidget* parent) : QWidget(parent) {
-  setMinimumSize(160, 160);
+  setMinimumSize(120, 120);
   setToolTip(tr("Decision boundary of the current model: orange and blue regions are where it predicts "
                 "each class, pale near the boundary. Dots: training points; rings: test points."));
 }

@@ -128,8 +128,8 @@ void MainWindow::buildDocks() {
   auto* scroll = new QScrollArea;
   scroll->setWidget(m_panel);
   scroll->setWidgetResizable(true);
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  scroll->setMinimumWidth(420);
+  // Narrow enough for a 1024-pixel projector; a narrower dock scrolls, it never cuts values.
+  scroll->setMinimumWidth(300);
   auto* panelDock = new QDockWidget(tr("Experiment"), this);
   panelDock->setObjectName(QStringLiteral("experimentDock"));
   panelDock->setWidget(scroll);
@@ -138,7 +138,11 @@ void MainWindow::buildDocks() {
   m_readout = new PrivacyReadout;
   auto* readoutDock = new QDockWidget(tr("Privacy budget"), this);
   readoutDock->setObjectName(QStringLiteral("privacyDock"));
-  readoutDock->setWidget(m_readout);
+  auto* readoutScroll = new QScrollArea;
+  readoutScroll->setWidget(m_readout);
+  readoutScroll->setWidgetResizable(true);
+  readoutScroll->setMinimumWidth(300);
+  readoutDock->setWidget(readoutScroll);
   addDockWidget(Qt::RightDockWidgetArea, readoutDock);
 
   auto* modelView = new QWidget;

@@ -16,11 +16,12 @@ ParameterSlider::ParameterSlider(const QString& label, const SliderScale& scale,
       m_slider(new QSlider(Qt::Horizontal, this)),
       m_spin(new QDoubleSpinBox(this)) {
   m_slider->setRange(0, scale.steps);
-  m_slider->setMinimumWidth(110);
+  m_slider->setMinimumWidth(60);
   m_spin->setRange(scale.minimum, scale.maximum);
   m_spin->setDecimals(decimals);
   m_spin->setKeyboardTracking(false);
-  m_spin->setMinimumWidth(82);
+  // No fixed minimum width: the spin box's own hint follows the font, so presentation mode's
+  // large font never cuts the value off.
   // Steps of one unit in the first significant digit suit both linear and log ranges.
   m_spin->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
   m_label->setMinimumWidth(96);

@@ -1,0 +1,52 @@
+// The window fits a 1024×768 projector: its minimum size is at most 1024×720 in normal and in
+// presentation mode (large fonts), the docks scrolling rather than pushing the window wider.
+#include <QAbstractSpinBox>
+#include <QTest>
+
+#include "ui/widgets/experiment_panel.h"
+#include "ui/widgets/main_window.h"
+
+using namespace epsilon::ui;
+
+class TestWindowSize : public QObject {
+  Q_OBJECT
+ private Q_SLOTS:
+  void minimumFitsAProjector_data() {
+    QTest::addColumn<bool>("presentation");
+    QTest::newRow("normal") << false;
+    QTest::newRow("presentation") << true;
+  }
+  void minimumFitsAProjector() {
+    QFETCH(bool, presentation);
+    MainWindow::Options options;
+    options.useSettings = false;
+    MainWindow w(options);
+    w.setPresentationMode(presentation);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const QSize minimum = w.minimumSizeHint().expandedTo(w.minimumSize());
+    qInfo("minimum size %d×%d", minimum.width(), minimum.height());
+    QVERIFY2(
+        minimum.width() <= 1024 && minimum.height() <= 720,
+        qPrintable(QStringLiteral("minimum %1×%2").arg(minimum.width()).arg(minimum.height())));
+    // Forced to that size, the window really is that small (no widget refuses to shrink).
+    w.resize(1024, 720);
+    QTRY_VERIFY(w.width() <= 1024 && w.height() <= 720);
+    // The Experiment panel's values are never cut: each spin box is at least as wide as its
+    // text needs at the window's font (the panel scrolls instead).
+    int checked = 0;
+    for (const QAbstractSpinBox* spin : w.experimentPanel()->findChildren<QAbstractSpinBox*>()) {
+      if (!spin->isVisibleTo(w.experimentPanel())) continue;
+      ++checked;
+      QVERIFY2(spin->width() >= spin->minimumSizeHint().width(),
+               qPrintable(QStringLiteral("%1: %2 < %3")
+                              .arg(spin->text())
+                              .arg(spin->width())
+                              .arg(spin->minimumSizeHint().width())));
+    }
+    QVERIFY(checked >= 5);  // σ, C, η, lot size, epochs at least
+  }
+};
+
+QTEST_MAIN(TestWindowSize)
+#include "test_window_size.moc"
