@@ -37,9 +37,10 @@ QString plotChartToFile(const std::vector<RunRecord>& runs, const QString& chart
     if (chartFileStem(kind) != chartStem) continue;
     RunCharts charts;
     drawRuns(charts, runs, caption);
-    QChart* chart = charts.chart(kind);
     return exportDrawing(
-        [chart](QPainter& painter, const QRectF& target) { renderChart(chart, painter, target); },
+        [&charts, kind](QPainter& painter, const QRectF& target) {
+          charts.renderOne(kind, painter, target);
+        },
         path, size, dpi, QStringLiteral("EpsilonLab"));
   }
   return QStringLiteral("unknown chart '%1' (expected one of %2)")

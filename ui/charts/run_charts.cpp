@@ -3,6 +3,8 @@
 #include <QChart>
 #include <QGraphicsScene>
 #include <QLegendMarker>
+
+#include "ui/charts/run_legend.h"
 #include <QLineSeries>
 #include <QPainter>
 #include <QScatterSeries>
@@ -104,7 +106,8 @@ RunCharts::RunCharts(QObject* parent) : QObject(parent) {
     auto* chart = new QChart();
     chart->setTitle(chartTitle(kind));
     chart->setAnimationOptions(QChart::NoAnimation);
-    chart->legend()->setAlignment(Qt::AlignBottom);
+    // One legend for the grid (run_legend.h) instead of four that elide names to nothing.
+    chart->legend()->setVisible(false);
     auto* x = new QValueAxis(chart);
     auto* y = new QValueAxis(chart);
     x->setTitleText(xLabel(kind));
@@ -210,6 +213,7 @@ void RunCharts::removeRun(int id) {
 }
 
 void RunCharts::update(const std::vector<RunRecord>& runs) {
+  m_legendHtml = runLegendHtml(runs);
   std::vector<int> keep;
   for (const RunRecord& run : runs) {
     if (!run.visible) continue;
@@ -285,8 +289,18 @@ void renderChart(QChart* chart, QPainter& painter, const QRectF& target) {
   scene.removeItem(chart);
 }
 
+void RunCharts::renderOne(ChartKind kind, QPainter& painter, const QRectF& target) {
+  const qreal legend = runLegendHeight(m_legendHtml, target.width(), legendPointSize());
+  renderChart(chart(kind), painter, target.adjusted(0, 0, 0, -legend));
+  drawRunLegend(painter, m_legendHtml, QRectF(target.left(), target.bottom() - legend, target.width(), legend),
+                legendPointSize());
+}
+
 void RunCharts::renderGrid(QPainter& painter, const QRectF& target) {
-  const qreal w = target.width() / 2.0, h = target.height() / 2.0;
+  const qreal legend = runLegendHeight(m_legendHtml, target.width(), legendPointSize());
+  drawRunLegend(painter, m_legendHtml, QRectF(target.left(), target.bottom() - legend, target.width(), legend),
+                legendPointSize());
+  const qreal w = target.width() / 2.0, h = (target.height() - legend) / 2.0;
   for (int k = 0; k < kChartKindCount; ++k) {
     renderChart(m_charts[k], painter,
                 QRectF(target.left() + (k % 2) * w, target.top() + (k / 2) * h, w, h));

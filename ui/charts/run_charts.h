@@ -54,8 +54,14 @@ class RunCharts : public QObject {
   // Number of points the run's series holds in a chart (tests count them).
   int pointCount(ChartKind kind, int runId) const;
 
-  // Draws all four charts in a 2×2 grid into `target` (used for grid exports and --plot).
+  // Draws all four charts in a 2×2 grid into `target` with the runs' legend below them (used
+  // for grid exports and --plot); renderOne draws one chart with the legend.
   void renderGrid(QPainter& painter, const QRectF& target);
+  void renderOne(ChartKind kind, QPainter& painter, const QRectF& target);
+
+  // The grid's one legend (run_legend.h) for the runs of the last update(), and its font size.
+  QString legendHtml() const { return m_legendHtml; }
+  int legendPointSize() const { return m_presentation ? 15 : 9; }
 
  Q_SIGNALS:
   // A series was made for a run (the chart panel connects its hover tooltip).
@@ -76,6 +82,7 @@ class RunCharts : public QObject {
   std::array<QValueAxis*, kChartKindCount> m_yAxes{};
   std::map<int, RunSeries> m_series;
   bool m_presentation = false;
+  QString m_legendHtml;
 };
 
 }  // namespace epsilon::ui

@@ -2,6 +2,7 @@
 
 #include <QChartView>
 #include <QGridLayout>
+#include <QLabel>
 #include <QTimer>
 #include <QToolTip>
 #include <QXYSeries>
@@ -16,7 +17,8 @@ constexpr int kRedrawIntervalMs = 100;  // ≤ 10 redraws per second (DESIGN.md)
 }
 
 ChartPanel::ChartPanel(RunModel* model, QWidget* parent)
-    : QWidget(parent), m_model(model), m_charts(new RunCharts(this)), m_redrawTimer(new QTimer(this)) {
+    : QWidget(parent), m_model(model), m_charts(new RunCharts(this)), m_redrawTimer(new QTimer(this)),
+      m_legend(new QLabel(this)) {
   m_redrawTimer->setSingleShot(true);
   m_redrawTimer->setInterval(kRedrawIntervalMs);
   connect(m_redrawTimer, &QTimer::timeout, this, &ChartPanel::redrawNow);
@@ -34,6 +36,12 @@ ChartPanel::ChartPanel(RunModel* model, QWidget* parent)
     m_views[k] = view;
     grid->addWidget(view, k / 2, k % 2);
   }
+  // The grid's one legend: full names, wrapped, never elided (run_legend.h).
+  m_legend->setObjectName(QStringLiteral("runLegend"));
+  m_legend->setWordWrap(true);
+  m_legend->setTextFormat(Qt::RichText);
+  m_legend->setAlignment(Qt::AlignCenter);
+  grid->addWidget(m_legend, 2, 0, 1, 2);
   connect(model, &RunModel::historyChanged, this, &ChartPanel::scheduleRedraw);
   connect(model, &RunModel::runsChanged, this, &ChartPanel::scheduleRedraw);
   connect(model, &RunModel::modelReset, this, &ChartPanel::scheduleRedraw);
@@ -47,10 +55,17 @@ void ChartPanel::scheduleRedraw() {
 void ChartPanel::redrawNow() {
   m_redrawTimer->stop();
   m_charts->update(m_model->runs());
+  m_legend->setText(m_charts->legendHtml());
+  m_legend->setVisible(!m_legend->text().isEmpty());
   ++m_redraws;
 }
 
-void ChartPanel::setPresentationMode(bool on) { m_charts->setPresentationMode(on); }
+void ChartPanel::setPresentationMode(bool on) {
+  m_charts->setPresentationMode(on);
+  QFont font = m_legend->font();
+  font.setPointSize(m_charts->legendPointSize());
+  m_legend->setFont(font);
+}
 
 void ChartPanel::connectHover(QXYSeries* series, int runId, ChartKind kind) {
   connect(series, &QXYSeries::hovered, this, [this, runId, kind](const QPointF& point, bool state) {

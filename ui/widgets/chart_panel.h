@@ -9,6 +9,7 @@
 
 #include "ui/charts/run_charts.h"
 
+class QLabel;
 class QTimer;
 QT_BEGIN_NAMESPACE
 class QChartView;
@@ -25,6 +26,7 @@ class ChartPanel : public QWidget {
 
   RunCharts* charts() const { return m_charts; }
   QChartView* view(ChartKind kind) const { return m_views[static_cast<int>(kind)]; }
+  QLabel* legend() const { return m_legend; }
   // Redraws now (tests, exports); normally redraws are coalesced.
   void redrawNow();
   int redrawCount() const { return m_redraws; }
@@ -38,6 +40,7 @@ class ChartPanel : public QWidget {
   RunCharts* m_charts;
   std::array<QChartView*, kChartKindCount> m_views{};
   QTimer* m_redrawTimer;
+  QLabel* m_legend;
   int m_redraws = 0;
 };
 

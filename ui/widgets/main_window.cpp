@@ -32,6 +32,7 @@
 #include "ui/widgets/image_strip.h"
 #include "ui/widgets/privacy_readout.h"
 #include "ui/charts/run_model.h"
+#include "ui/charts/run_naming.h"
 #include "ui/widgets/runs_view.h"
 #include "ui/io/session_file.h"
 #include "ui/widgets/sweep_dialog.h"
@@ -60,6 +61,7 @@ MainWindow::MainWindow(Options options, QWidget* parent)
   m_charts = new ChartPanel(m_runs, this);
   setCentralWidget(m_charts);
   buildDocks();
+  buildGradientNormDock();
   buildMenus();
   statusBar()->showMessage(tr("Move a slider: ε follows at once. Run (Ctrl+R) trains; live mode retrains on every release."));
 
@@ -316,7 +318,8 @@ int MainWindow::startRun(bool live) {
     showError(tr("Cannot start the run"), QString::fromUtf8(e.what()));
     return 0;
   }
-  return live ? startLiveRun(config, m_panel->runName()) : m_controller->start(config, m_panel->runName());
+  const QString name = namesForNewRuns(*m_runs, {config}).front();
+  return live ? startLiveRun(config, name) : m_controller->start(config, name);
 }
 
 void MainWindow::onDatasetChanged() {
@@ -358,7 +361,7 @@ void MainWindow::rerun(const QList<int>& ids) {
     try {
       // Copies: starting a run adds to the model, which may move the record `run` points to.
       const train::ExperimentConfig config = run->config;
-      m_controller->start(config, run->name + tr(" (again)"), false);
+      m_controller->start(config, namesForNewRuns(*m_runs, {config}).front(), false);
     } catch (const std::exception& e) {
       showError(tr("Cannot re-run %1").arg(run->name), QString::fromUtf8(e.what()));
     }
@@ -376,7 +379,7 @@ QString MainWindow::exportChartTo(int chartKind, const QString& path, QSize size
     const auto kind = static_cast<ChartKind>(chartKind);
     title = chartTitle(kind);
     render = [this, kind](QPainter& painter, const QRectF& target) {
-      renderChart(m_charts->charts()->chart(kind), painter, target);
+      m_charts->charts()->renderOne(kind, painter, target);
     };
   }
   const QString error = exportDrawing(render, path, size, dpi, title);

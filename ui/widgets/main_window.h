@@ -23,6 +23,7 @@ namespace epsilon::ui {
 class ChartPanel;
 class DecisionBoundaryView;
 class ExperimentPanel;
+class GradientNormView;
 class ImageStrip;
 class PrivacyReadout;
 class RunModel;
@@ -52,6 +53,7 @@ class MainWindow : public QMainWindow {
   TrainingController* controller() const { return m_controller; }
   DecisionBoundaryView* boundaryView() const { return m_boundary; }
   ImageStrip* imageStrip() const { return m_images; }
+  GradientNormView* gradientNormView() const { return m_gradientNorms; }
   QUndoStack* undoStack() const { return m_undo; }
   QString lastError() const { return m_lastError; }
 
@@ -77,6 +79,7 @@ class MainWindow : public QMainWindow {
 
  private:
   void buildDocks();
+  void buildGradientNormDock();
   void buildMenus();
   void buildPresetsMenu();
   void updateReadout();
@@ -104,6 +107,7 @@ class MainWindow : public QMainWindow {
   RunsView* m_runsView = nullptr;
   DecisionBoundaryView* m_boundary = nullptr;
   ImageStrip* m_images = nullptr;
+  GradientNormView* m_gradientNorms = nullptr;
   QTimer* m_liveDebounce;
   QAction* m_liveAction = nullptr;
   QAction* m_presentationAction = nullptr;

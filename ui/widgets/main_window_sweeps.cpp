@@ -1,7 +1,6 @@
 // MainWindow, the part that starts many runs at once: sweeps (with their progress in the
 // status bar) and the built-in presets of the Presets menu.
 #include <QAction>
-#include <QMap>
 #include <QMenu>
 #include <QMenuBar>
 #include <QProgressBar>
@@ -20,27 +19,10 @@
 #include "ui/io/number_format.h"
 #include "ui/io/preset_file.h"
 #include "ui/charts/run_model.h"
+#include "ui/charts/run_naming.h"
 #include "ui/widgets/training_controller.h"
 
 namespace epsilon::ui {
-
-namespace {
-// "σ 0.5 · C 4" for a sweep point: legends stay short enough to read.
-QString sweepPointName(const train::SweepPoint& point) {
-  static const QMap<QString, QString> symbols{
-      {QStringLiteral("noise_multiplier"), QStringLiteral("σ")}, {QStringLiteral("clip_norm"), QStringLiteral("C")},
-      {QStringLiteral("learning_rate"), QStringLiteral("η")},   {QStringLiteral("lot_size"), QStringLiteral("L")},
-      {QStringLiteral("tanh_c"), QStringLiteral("c")},          {QStringLiteral("tanh_k"), QStringLiteral("k")},
-      {QStringLiteral("microbatch_size"), QStringLiteral("m")}, {QStringLiteral("noise_decay_rate"), QStringLiteral("ρ")},
-      {QStringLiteral("train_size"), QStringLiteral("N")},      {QStringLiteral("target_epsilon"), QStringLiteral("ε target")}};
-  QStringList parts;
-  for (const auto& [parameter, value] : point.values) {
-    const QString p = QString::fromStdString(parameter), v = QString::fromStdString(value);
-    parts << (symbols.contains(p) ? symbols.value(p) + QLatin1Char(' ') + v : v);
-  }
-  return parts.isEmpty() ? QString::fromStdString(point.label) : parts.join(QStringLiteral(" · "));
-}
-}  // namespace
 
 void MainWindow::buildPresetsMenu() {
   QMenu* menu = menuBar()->addMenu(tr("&Presets"));
@@ -104,8 +86,11 @@ QList<int> MainWindow::runPreset(const QString& name) {
 
 QList<int> MainWindow::startSweep(const std::vector<train::SweepPoint>& points) {
   QList<int> ids;
-  for (const auto& point : points)
-    ids << m_controller->start(point.config, sweepPointName(point), false);
+  std::vector<train::ExperimentConfig> configs;
+  for (const auto& point : points) configs.push_back(point.config);
+  const QStringList names = namesForNewRuns(*m_runs, configs);
+  for (std::size_t i = 0; i < points.size(); ++i)
+    ids << m_controller->start(points[i].config, names[static_cast<int>(i)], false);
   m_sweepRuns = ids;
   updateSweepProgress();
   return ids;

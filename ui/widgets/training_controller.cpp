@@ -77,6 +77,7 @@ int TrainingController::start(const train::ExperimentConfig& config, const QStri
   train::ExperimentConfig submitted = config;
   submitted.training.snapshots = true;
   submitted.training.stepEvents = true;  // the loss chart shows every lot
+  submitted.training.gradientNorms = true;  // the gradient-norm view shows the last lot
   const train::RunId job = m_runner->submit(submitted, callback, sharedDataset(config));
   m_runOfJob[job] = runId;
   m_jobOfRun[runId] = job;
@@ -88,6 +89,7 @@ void TrainingController::forgetRun(int runId) {
   if (runId == m_liveRun) m_liveRun = 0;
   m_models.erase(runId);
   m_latest.erase(runId);
+  m_norms.erase(runId);
   const auto it = m_jobOfRun.find(runId);
   if (it == m_jobOfRun.end()) return;
   const train::RunId job = it->second;
@@ -154,6 +156,11 @@ std::shared_ptr<const nn::Model<float>> TrainingController::latestModel(int runI
   return it == m_latest.end() ? nullptr : it->second;
 }
 
+std::shared_ptr<const train::GradientNormSample> TrainingController::lastGradientNorms(int runId) const {
+  const auto it = m_norms.find(runId);
+  return it == m_norms.end() ? nullptr : it->second;
+}
+
 void TrainingController::flush() {
   std::vector<Pending> batch;
   {
@@ -185,6 +192,10 @@ void TrainingController::deliverLosses(const std::vector<Pending>& batch) {
   }
   for (const auto& [runId, points] : losses) m_model->appendLosses(runId, points);
   for (const auto& [runId, e] : last) {
+    if (e->gradientNorms) {
+      m_norms[runId] = e->gradientNorms;
+      Q_EMIT gradientNormsUpdated(runId);
+    }
     const RunRecord* run = m_model->run(runId);
     if (run && run->isActive() && e->totalSteps > 0)
       m_model->setProgress(runId, static_cast<double>(e->step) / e->totalSteps, e->elapsedSeconds);

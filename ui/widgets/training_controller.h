@@ -51,6 +51,8 @@ class TrainingController : public QObject {
   std::shared_ptr<const nn::Model<float>> model(int runId) const;
   // The latest parameters of a run, finished or not (snapshots arrive at evaluations).
   std::shared_ptr<const nn::Model<float>> latestModel(int runId) const;
+  // The last lot's pre-clip gradient norms of a run (null before its first step).
+  std::shared_ptr<const train::GradientNormSample> lastGradientNorms(int runId) const;
 
   // Loads a data set on a worker thread and delivers it with datasetLoaded (or
   // datasetFailed with the message); loaded sets are cached by name.
@@ -72,6 +74,7 @@ class TrainingController : public QObject {
  Q_SIGNALS:
   void runFinished(int runId);
   void runModelUpdated(int runId);
+  void gradientNormsUpdated(int runId);  // lastGradientNorms(runId) has a newer lot
   void datasetLoaded(const QString& name, std::shared_ptr<const epsilon::data::Dataset> dataset);
   void datasetFailed(const QString& name, const QString& message);
 
@@ -99,6 +102,7 @@ class TrainingController : public QObject {
   std::set<train::RunId> m_releasing;      // cancelled, released once stopped
   std::map<int, std::shared_ptr<const nn::Model<float>>> m_models;
   std::map<int, std::shared_ptr<const nn::Model<float>>> m_latest;
+  std::map<int, std::shared_ptr<const train::GradientNormSample>> m_norms;
   std::map<QString, std::shared_ptr<const data::Dataset>> m_datasets;
   std::set<train::RunId> m_awaitingResult;  // finished jobs whose RunResult is not yet read
   int m_liveRun = 0;

@@ -1,0 +1,47 @@
+// The gradient-norm view: a histogram of one lot's per-example (or per-micro-batch) gradient
+// norms before clipping, a vertical line at the clip norm C (C_t for adaptive clipping), the
+// fraction clipped, and for the tanh filter the filter's curve — what makes the choice of C
+// visible. It draws what core/train/gradient_norms.h computes and holds no maths of its own.
+#pragma once
+
+#include <QWidget>
+#include <memory>
+
+#include "core/privacy/privatizer.h"
+#include "core/train/gradient_norms.h"
+
+namespace epsilon::ui {
+
+class GradientNormView : public QWidget {
+  Q_OBJECT
+ public:
+  static constexpr int kBins = 30;
+
+  explicit GradientNormView(QWidget* parent = nullptr);
+
+  // Shows one lot of a run whose privatizer is `options` (the tanh curve needs c and k).
+  void setSample(std::shared_ptr<const train::GradientNormSample> sample,
+                 const privacy::PrivatizerOptions& options, const QString& runName);
+  void clear();
+
+  bool hasSample() const { return m_sample != nullptr; }
+  const train::GradientNormSample* sample() const { return m_sample.get(); }
+  // The histogram drawn: kBins bins over [0, max(largest norm, 1.25·C)].
+  const train::NormHistogram& histogram() const { return m_histogram; }
+  QString caption() const;  // "step 120 · 64 units · C = 1 · 23% clipped"
+
+ protected:
+  void paintEvent(QPaintEvent* event) override;
+
+ private:
+  void drawBars(QPainter& painter, const QRectF& plot) const;
+  void drawClipLine(QPainter& painter, const QRectF& plot) const;
+  void drawCurve(QPainter& painter, const QRectF& plot) const;
+
+  std::shared_ptr<const train::GradientNormSample> m_sample;
+  privacy::PrivatizerOptions m_options;
+  QString m_runName;
+  train::NormHistogram m_histogram;
+};
+
+}  // namespace epsilon::ui

@@ -1,0 +1,30 @@
+// MainWindow: the gradient-norm view, a tab beside Model view that follows the lot the
+// controller delivered last (live while a run trains).
+#include <QDockWidget>
+
+#include "ui/charts/run_model.h"
+#include "ui/widgets/gradient_norm_view.h"
+#include "ui/widgets/main_window.h"
+#include "ui/widgets/training_controller.h"
+
+namespace epsilon::ui {
+
+void MainWindow::buildGradientNormDock() {
+  m_gradientNorms = new GradientNormView;
+  auto* dock = new QDockWidget(tr("Gradient norms"), this);
+  dock->setObjectName(QStringLiteral("gradientNormDock"));
+  dock->setWidget(m_gradientNorms);
+  addDockWidget(Qt::RightDockWidgetArea, dock);
+  if (auto* modelDock = findChild<QDockWidget*>(QStringLiteral("modelDock"))) {
+    tabifyDockWidget(modelDock, dock);
+    modelDock->raise();
+  }
+  connect(m_controller, &TrainingController::gradientNormsUpdated, this, [this](int runId) {
+    const RunRecord* run = m_runs->run(runId);
+    if (!run) return;
+    m_gradientNorms->setSample(m_controller->lastGradientNorms(runId),
+                               run->config.privacy.privatizer, run->name);
+  });
+}
+
+}  // namespace epsilon::ui
