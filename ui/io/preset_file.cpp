@@ -208,6 +208,10 @@ Preset presetFromJson(const QJsonObject& json, const QString& file) {
   }
 }
 
+std::vector<train::SweepAxis> readSweepAxes(JsonReader& reader, const QString& key) {
+  return readSweep(reader, key);
+}
+
 Preset readPresetFile(const QString& path) {
   constexpr qint64 kMaxBytes = 1 << 20;  // a preset is a few kilobytes
   return presetFromJson(readJsonObjectFile(path, kMaxBytes, QStringLiteral("preset file")), path);

@@ -115,6 +115,11 @@ train::ExperimentConfig presetBaseConfig(const Preset& preset, bool quick, const
 std::vector<train::SweepPoint> presetPoints(const Preset& preset, const train::ExperimentConfig& base,
                                             bool quick, long long trainSize);
 
+// The "sweep" array at `key` (one or two {"parameter", "values"} axes), as presets and lessons
+// write it; throws ConfigError naming the key.
+class JsonReader;
+std::vector<train::SweepAxis> readSweepAxes(JsonReader& reader, const QString& key);
+
 // The partial-experiment JSON `patch` over `config` (format and version may be omitted).
 train::ExperimentConfig applyExperimentPatch(const train::ExperimentConfig& config, const QJsonObject& patch,
                                              const QString& where);

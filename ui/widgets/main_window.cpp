@@ -63,6 +63,7 @@ MainWindow::MainWindow(Options options, QWidget* parent)
   buildDocks();
   buildGradientNormDock();
   buildMenus();
+  buildLessonsMenu();
   statusBar()->showMessage(tr("Move a slider: ε follows at once. Run (Ctrl+R) trains; live mode retrains on every release."));
 
   m_liveDebounce->setSingleShot(true);

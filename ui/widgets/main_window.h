@@ -67,6 +67,9 @@ class MainWindow : public QMainWindow {
   // message shown on failure.
   QList<int> runPreset(const QString& name);
   int sweepRemaining() const;
+  // Opens a lesson file (the Lessons menu passes ":/lessons/…"): sets up the panel, starts
+  // its runs and shows its paragraph and question. Returns the runs' ids; empty on failure.
+  QList<int> openLesson(const QString& file);
   QString saveSessionTo(const QString& path);    // empty on success, else the message shown
   QString openSessionFrom(const QString& path);  // keeps the runs on failure
   QString exportChartTo(int chartKind, const QString& path, QSize size, int dpi);  // -1: the grid
@@ -82,6 +85,8 @@ class MainWindow : public QMainWindow {
   void buildGradientNormDock();
   void buildMenus();
   void buildPresetsMenu();
+  void buildLessonsMenu();
+  QDockWidget* lessonDock();
   void updateReadout();
   void onCommitted();
   void onDatasetChanged();

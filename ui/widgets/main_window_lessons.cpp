@@ -1,0 +1,108 @@
+// MainWindow: the Lessons menu. Choosing a lesson sets the Experiment panel to its set-up,
+// starts its runs, shows its paragraph and question in the Lesson dock (the answer behind a
+// button) and raises the views the lesson looks at.
+#include <QDir>
+#include <QDockWidget>
+#include <QMenu>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include "core/common/errors.h"
+#include "ui/io/lesson_file.h"
+#include "ui/widgets/experiment_panel.h"
+#include "ui/widgets/main_window.h"
+
+// Outside any namespace (Q_INIT_RESOURCE): the lessons are compiled into the static epsilon_ui.
+static void epsilonInitLessonResources() {
+  Q_INIT_RESOURCE(lessons);
+}
+
+namespace epsilon::ui {
+
+namespace {
+
+QStringList builtinLessonFiles() {
+  epsilonInitLessonResources();
+  QStringList files;
+  const QDir dir(QStringLiteral(":/lessons"));
+  for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+    files << dir.filePath(name);
+  return files;
+}
+
+QString lessonHtml(const Lesson& lesson, bool withAnswer) {
+  QString html = QStringLiteral("<h3>%1</h3><p>%2</p><p><b>%3</b> %4</p>")
+                     .arg(lesson.title.toHtmlEscaped(), lesson.text.toHtmlEscaped(),
+                          QObject::tr("Question:"), lesson.question.toHtmlEscaped());
+  if (withAnswer)
+    html += QStringLiteral("<p><b>%1</b> %2</p>")
+                .arg(QObject::tr("Answer:"), lesson.answer.toHtmlEscaped());
+  return html;
+}
+
+}  // namespace
+
+void MainWindow::buildLessonsMenu() {
+  auto* menu = new QMenu(tr("&Lessons"), this);
+  int number = 0;
+  for (const QString& file : builtinLessonFiles()) {
+    const Lesson lesson = readLessonFile(file);  // the built-in files are checked by the tests
+    menu->addAction(tr("%1. %2 (%3 min)").arg(++number).arg(lesson.title).arg(lesson.minutes), this,
+                    [this, file] { openLesson(file); });
+  }
+  const QList<QAction*> menus = menuBar()->actions();
+  menuBar()->insertMenu(menus.isEmpty() ? nullptr : menus.last(), menu);  // before Help
+}
+
+QDockWidget* MainWindow::lessonDock() {
+  if (auto* dock = findChild<QDockWidget*>(QStringLiteral("lessonDock"))) return dock;
+  auto* dock = new QDockWidget(tr("Lesson"), this);
+  dock->setObjectName(QStringLiteral("lessonDock"));
+  auto* box = new QWidget;
+  auto* layout = new QVBoxLayout(box);
+  layout->setContentsMargins(4, 4, 4, 4);
+  auto* text = new QTextBrowser;
+  text->setObjectName(QStringLiteral("lessonText"));
+  auto* answer = new QPushButton(tr("Show the answer"));
+  answer->setObjectName(QStringLiteral("lessonAnswer"));
+  layout->addWidget(text, 1);
+  layout->addWidget(answer);
+  dock->setWidget(box);
+  addDockWidget(Qt::RightDockWidgetArea, dock);
+  if (auto* help = findChild<QDockWidget*>(QStringLiteral("helpDock")))
+    tabifyDockWidget(help, dock);
+  return dock;
+}
+
+QList<int> MainWindow::openLesson(const QString& file) {
+  Lesson lesson;
+  try {
+    lesson = readLessonFile(file);
+    const QString error = m_panel->setConfig(lessonBaseConfig(lesson));
+    if (!error.isEmpty()) throw ConfigError(error.toStdString());
+  } catch (const std::exception& e) {
+    showError(tr("Cannot open the lesson"), QString::fromUtf8(e.what()));
+    return {};
+  }
+  QDockWidget* dock = lessonDock();
+  auto* text = dock->findChild<QTextBrowser*>(QStringLiteral("lessonText"));
+  auto* answer = dock->findChild<QPushButton*>(QStringLiteral("lessonAnswer"));
+  text->setHtml(lessonHtml(lesson, false));
+  answer->disconnect(this);
+  connect(answer, &QPushButton::clicked, this,
+          [text, lesson] { text->setHtml(lessonHtml(lesson, true)); });
+  dock->show();
+  dock->raise();
+  // The views the lesson looks at come to the front.
+  const std::pair<const char*, const char*> views[] = {{"gradient-norms", "gradientNormDock"},
+                                                       {"decision-boundary", "modelDock"},
+                                                       {"privacy-budget", "privacyDock"}};
+  for (const auto& [view, dockName] : views)
+    if (lesson.lookAt.contains(QLatin1String(view)))
+      if (auto* d = findChild<QDockWidget*>(QLatin1String(dockName))) d->raise();
+  return startSweep(lessonPoints(lesson));
+}
+
+}  // namespace epsilon::ui
