@@ -1,7 +1,8 @@
 // The DP-PCA projection through the CLI, as a user would run it: a pca-mlp run's ε lies between
 // the DP-SGD-only ε and that plus the PCA release's own ε, all three from the CLI, for RDP and
 // PLD; `epsilon` accounts DP-SGD only, both, or the PCA alone; `calibrate` holds the PCA fixed;
-// every bad PCA value exits 2 naming its flag; experiment files carry the three settings.
+// every bad PCA value exits 2 naming its flag; experiment files carry the three settings, and
+// `sweep` can vary them.
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -224,6 +225,30 @@ class TestCliPca : public QObject {
     const Run refused = runCli({"train", "--config", path, "--print-config"});
     QCOMPARE(refused.exitCode, 2);
     QVERIFY2(refused.err.contains("model.pca_noise"), qPrintable(refused.err));
+  }
+
+  void sweepOverThePcaNoise() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const Run printed = runCli(QStringList{"train", "--print-config"} + kPcaRun);
+    QCOMPARE(printed.exitCode, 0);
+    const QString path = dir.filePath("pca.json");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QJsonDocument(lastJson(printed)).toJson());
+    file.close();
+    const Run sweep =
+        runCli({"sweep", "--config", path, "--param", "pca_noise=2,16", "--jobs", "1"});
+    QCOMPARE(sweep.exitCode, 0);
+    const auto lines = sweep.jsonLines();
+    QCOMPARE(lines.size(), 2);
+    double epsilonAt2 = 0, epsilonAt16 = 0;
+    for (const QJsonObject& line : lines) {
+      (line["label"].toString().contains("=16") ? epsilonAt16 : epsilonAt2) =
+          line["final_epsilon"].toDouble();
+    }
+    // More PCA noise, less ε for the same steps.
+    QVERIFY2(epsilonAt16 > 0 && epsilonAt16 < epsilonAt2, qPrintable(sweep.out));
   }
 };
 
