@@ -6,7 +6,6 @@
 #pragma once
 
 #include <QWidget>
-
 #include <map>
 #include <optional>
 #include <vector>
@@ -18,6 +17,7 @@ class QComboBox;
 class QCheckBox;
 class QSpinBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QLabel;
 class QPushButton;
 class QStackedWidget;
@@ -71,10 +71,20 @@ class ExperimentPanel : public QWidget {
   void liveModeChanged(bool on);
 
  private:
+  // The groups and their controls (experiment_panel_groups.cpp).
   QWidget* buildDataGroup();
   QWidget* buildModelGroup();
   QWidget* buildPrivacyGroup();
+  QWidget* buildPrivatizerPages(QWidget* parent);
+  QWidget* buildClipPage();
+  QWidget* buildTanhPage();
+  QWidget* buildAdaptivePage();
+  void addNoiseRows(QWidget* box, QFormLayout* form);
+  void addAccountingRows(QWidget* box, QFormLayout* form);
   QWidget* buildTrainingGroup();
+  // Every control reports changes the same way: configChanged while moving, configCommitted when
+  // final.
+  void connectControls();
   void refreshDatasetInfo();
   void refreshModel();
   void refreshDerived();
