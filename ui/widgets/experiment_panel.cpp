@@ -19,6 +19,8 @@
 #include "core/data/registry.h"
 #include "core/nn/model.h"
 #include "core/privacy/calibration.h"
+#include "core/privacy/dp_pca.h"
+#include "core/privacy/privacy_report.h"
 #include "core/train/run_planning.h"
 #include "ui/io/number_format.h"
 #include "ui/widgets/parameter_slider.h"
@@ -96,7 +98,7 @@ void ExperimentPanel::connectControls() {
         onCommitted();
       });
   }
-  for (QCheckBox* c : {m_perLayer, m_targetMode})
+  for (QCheckBox* c : {m_perLayer, m_targetMode, m_secureNoise})
     connect(c, &QCheckBox::toggled, this, [this] {
       onChanged();
       onCommitted();
@@ -107,6 +109,7 @@ void ExperimentPanel::connectControls() {
     Q_EMIT datasetChanged();
   });
   connect(m_model, &QComboBox::currentIndexChanged, this, &ExperimentPanel::refreshModel);
+  connect(m_pcaDims, &QSpinBox::valueChanged, this, &ExperimentPanel::refreshModel);  // k sets P
   // The stack takes the height of the page shown, not of its tallest page.
   auto showPage = [this](int index) {
     for (int i = 0; i < m_privatizerPages->count(); ++i)
@@ -177,6 +180,14 @@ void ExperimentPanel::refreshModel() {
       nn::PresetOptions options;
       options.hiddenWidths = {info->shape.featureCount() <= 2 ? 16 : 256};
       if (info->shape.featureCount() <= 2) options.hiddenWidths = {16, 16};
+      const bool pca = m_model->currentText() == QStringLiteral("pca-mlp");
+      if (pca) {
+        // k must fit the input: core's check names model.pca_dims, the bound and the value.
+        privacy::validateDpPcaOptions(
+            {m_pcaDims->value(), m_pcaNoise->value(), m_pcaSample->value(), 1},
+            info->shape.featureCount());
+        options.projectionDims = m_pcaDims->value();
+      }
       const auto model = nn::buildPreset<float>(m_model->currentText().toStdString(), info->shape,
                                                 std::max(2, info->classCount), 1, options);
       m_parameterCount = model.parameterCount();
@@ -189,6 +200,7 @@ void ExperimentPanel::refreshModel() {
                            : QStringLiteral("<span style='color:#c00'>%1</span>")
                                  .arg(m_modelProblem.toHtmlEscaped()));
   m_run->setEnabled(m_modelProblem.isEmpty());
+  m_pcaControls->setVisible(m_model->currentText() == QStringLiteral("pca-mlp"));
   refreshDerived();
   onChanged();
 }
@@ -210,21 +222,34 @@ void ExperimentPanel::refreshDerived() {
 }
 
 void ExperimentPanel::applyTargetEpsilon() {
-  if (!m_targetMode->isChecked() || !m_targetMode->isEnabled()) return;
+  const bool active = m_targetMode->isChecked() && m_targetMode->isEnabled();
   const train::ExperimentConfig c = config();
   const long long n = trainSize();
-  if (n < 1) return;
-  try {
-    // Calibrated on the planned run's honest ε (run_planning.h), so the tanh filter's √P rule
-    // and adaptive clipping's count noise are included.
-    const double sigma = train::calibrateNoise(c, {n, std::max<long long>(1, m_parameterCount)},
-                                               m_targetEpsilon->value())
-                             .noiseMultiplier;
-    const QSignalBlocker block(m_sigma);
-    m_sigma->setValue(std::min(sigma, 20.0));
-  } catch (const std::exception&) {
-    // Unreachable targets leave σ as it was; the readout states the ε that σ gives.
+  QString note;
+  if (active && n >= 1) {
+    try {
+      // Calibrated on the planned run's honest ε (run_planning.h), so the tanh filter's √P rule,
+      // adaptive clipping's count noise and pca-mlp's PCA release (held fixed) are included.
+      const double sigma = train::calibrateNoise(c, {n, std::max<long long>(1, m_parameterCount)},
+                                                 m_targetEpsilon->value())
+                               .noiseMultiplier;
+      const QSignalBlocker block(m_sigma);
+      m_sigma->setValue(std::min(sigma, 20.0));
+      if (c.model.usesPca()) {
+        const double pca =
+            privacy::dpPcaEpsilon(c.privacy.accountant, c.model.pcaNoise, c.privacy.delta);
+        note = tr("σ calibrated with the PCA release held fixed: σ_pca %1 costs ε = %2 on its own; "
+                  "the steps get the rest.")
+                   .arg(formatNumber(c.model.pcaNoise), formatEpsilon(pca));
+      }
+    } catch (const std::exception& e) {
+      // Unreachable targets leave σ as it was; the readout states the ε that σ gives. With a
+      // PCA release the reason is worth saying (it may spend the whole budget by itself).
+      if (c.model.usesPca()) note = QString::fromUtf8(e.what());
+    }
   }
+  m_targetNote->setText(note);
+  m_targetNote->setVisible(!note.isEmpty());
 }
 
 void ExperimentPanel::onChanged() {
@@ -254,6 +279,9 @@ train::ExperimentConfig ExperimentPanel::config() const {
   const auto* info = currentDataset();
   c.dataset.name = info ? info->name : std::string("circle");
   c.model.preset = m_model->currentText().toStdString();
+  c.model.pcaDims = m_pcaDims->value();
+  c.model.pcaNoise = m_pcaNoise->value();
+  c.model.pcaSampleFraction = m_pcaSample->value();
   if (info && info->shape.featureCount() <= 2) c.model.hiddenWidths = {16, 16};
   c.optimizer.options.kind =
       optim::parseOptimizerKind(kOptimizerIds.at(m_optimizer->currentIndex()).toStdString());
@@ -281,6 +309,7 @@ train::ExperimentConfig ExperimentPanel::config() const {
                                                            : privacy::AccountantKind::Pld;
   c.privacy.sampling =
       m_sampling->currentIndex() == 0 ? train::SamplingKind::Poisson : train::SamplingKind::Shuffle;
+  c.privacy.secureNoise = m_secureNoise->isChecked();
   c.training.lotSize = static_cast<int>(std::llround(m_lot->value()));
   c.training.epochs = m_epochs->value();
   c.training.seed = static_cast<std::uint64_t>(m_seed->value());
@@ -298,6 +327,9 @@ QString ExperimentPanel::setConfig(const train::ExperimentConfig& c) {
   m_loading = true;
   m_dataset->setCurrentIndex(index);
   m_model->setCurrentText(QString::fromStdString(c.model.preset));
+  m_pcaDims->setValue(c.model.pcaDims);
+  m_pcaNoise->setValue(c.model.pcaNoise);
+  m_pcaSample->setValue(c.model.pcaSampleFraction);
   m_optimizer->setCurrentIndex(static_cast<int>(kOptimizerIds.indexOf(
       QString::fromStdString(optim::optimizerName(c.optimizer.options.kind)))));
   m_momentum->setValue(c.optimizer.options.momentum);
@@ -328,6 +360,7 @@ QString ExperimentPanel::setConfig(const train::ExperimentConfig& c) {
   }
   m_accountant->setCurrentIndex(c.privacy.accountant == privacy::AccountantKind::Rdp ? 0 : 1);
   m_sampling->setCurrentIndex(c.privacy.sampling == train::SamplingKind::Poisson ? 0 : 1);
+  m_secureNoise->setChecked(c.privacy.secureNoise);
   m_lot->setValue(c.training.lotSize);
   m_epochs->setValue(c.training.epochs);
   m_seed->setValue(static_cast<int>(c.training.seed));
@@ -388,8 +421,10 @@ QString ExperimentPanel::runName() const {
                              formatNumber(c.privacy.noise.initial));
       break;
   }
+  QString model = QString::fromStdString(c.model.preset);
+  if (c.model.usesPca()) model += QStringLiteral(" (σ_pca %1)").arg(formatNumber(c.model.pcaNoise));
   return QStringLiteral("%1 · %2 · %3")
-      .arg(QString::fromStdString(c.model.preset), privacyPart,
+      .arg(model, privacyPart,
            QString::fromStdString(optim::optimizerName(c.optimizer.options.kind)));
 }
 

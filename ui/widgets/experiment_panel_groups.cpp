@@ -96,7 +96,37 @@ QWidget* ExperimentPanel::buildModelGroup() {
   m_momentum->setValue(0.9);
   m_momentum->setToolTip(tr("Momentum μ: v ← μ·v + g, θ ← θ − η·v (Momentum optimizer only)."));
   form->addRow(tr("Momentum μ"), m_momentum);
+  form->addRow(buildPcaControls(box));
   return box;
+}
+
+QWidget* ExperimentPanel::buildPcaControls(QWidget* parent) {
+  m_pcaControls = new QWidget(parent);
+  auto* form = new QFormLayout(m_pcaControls);
+  form->setContentsMargins(0, 0, 0, 0);
+  m_pcaDims = new QSpinBox(m_pcaControls);
+  m_pcaDims->setRange(1, 4096);
+  m_pcaDims->setValue(60);
+  m_pcaDims->setToolTip(
+      tr("k: the principal directions the DP-PCA projection keeps; the network sees only these k "
+         "numbers per example (Abadi et al. 2016, §5: 60 for MNIST). k does not change ε."));
+  form->addRow(tr("PCA dimensions k"), m_pcaDims);
+  m_pcaNoise = slider(
+      m_pcaControls, tr("PCA noise σ_pca"), 0.0, 32.0, false, 2, 7.0,
+      tr("σ_pca: Gaussian noise N(0, σ_pca²) on each entry of AᵀA, the covariance of unit-norm "
+         "examples (sensitivity 1), before its top-k eigenvectors are taken (Abadi et al. 2016, "
+         "§5). The projection is released once and costs privacy: its ε is composed with the "
+         "steps' and included in every ε shown. Less σ_pca: a sharper projection, more ε. "
+         "0: no noise, not private."));
+  form->addRow(m_pcaNoise);
+  m_pcaSample = slider(
+      m_pcaControls, tr("PCA sample f"), 0.01, 1.0, false, 2, 0.1,
+      tr("f: the share of the training set AᵀA is formed from (each example joins with "
+         "probability f; the paper's 10%). No amplification by this sample is claimed, so f does "
+         "not change ε: a larger f gives the projection more signal against the same noise."));
+  form->addRow(m_pcaSample);
+  m_pcaControls->setVisible(false);  // shown for pca-mlp only (refreshModel)
+  return m_pcaControls;
 }
 
 QWidget* ExperimentPanel::buildPrivacyGroup() {
@@ -201,6 +231,11 @@ void ExperimentPanel::addNoiseRows(QWidget* box, QFormLayout* form) {
                            tr("The privacy budget to calibrate σ for."));
   m_targetEpsilon->setEnabled(false);
   form->addRow(m_targetEpsilon);
+  m_targetNote = new QLabel(box);  // what the calibration held fixed, or why it failed
+  m_targetNote->setObjectName(QStringLiteral("targetNote"));
+  m_targetNote->setWordWrap(true);
+  m_targetNote->setVisible(false);
+  form->addRow(m_targetNote);
   connect(m_targetMode, &QCheckBox::toggled, this, [this](bool on) {
     m_targetEpsilon->setEnabled(on);
     m_sigma->setEnabled(!on);
@@ -248,6 +283,14 @@ void ExperimentPanel::addAccountingRows(QWidget* box, QFormLayout* form) {
          "Shuffled fixed-size batches are common in practice, but their ε then assumes Poisson "
          "sampling and is labelled so."));
   form->addRow(tr("Sampling"), m_sampling);
+  m_secureNoise = new QCheckBox(tr("Secure noise (OS randomness, not reproducible)"), box);
+  m_secureNoise->setToolTip(
+      tr("Draw the gradient noise from the operating system's cryptographic generator "
+         "(getrandom) instead of the seeded stream, so that no one who learns the seed can "
+         "predict and subtract the noise. Determinism is off in this mode: the same seed gives a "
+         "different run, and a run cannot be reproduced. Sampling and initialisation stay "
+         "seeded. Off for teaching, on for real data."));
+  form->addRow(m_secureNoise);
 }
 
 QWidget* ExperimentPanel::buildTrainingGroup() {
