@@ -15,8 +15,53 @@ namespace epsilon::cli {
 
 namespace {
 
-int runCalibrate(const QStringList& arguments) {
-  QCommandLineParser parser;
+std::unique_ptr<privacy::Accountant> accountantOf(privacy::AccountantKind kind,
+                                                  privacy::RdpConversion conversion) {
+  if (kind == privacy::AccountantKind::Pld) return std::make_unique<privacy::PldAccountant>();
+  privacy::RdpAccountantOptions options;
+  options.conversion = conversion;
+  return std::make_unique<privacy::RdpAccountant>(options);
+}
+
+// ε of the PCA release alone; a target it already spends is a UsageError naming both flags.
+double pcaEpsilonWithin(const PrivacyRunFlags& flags, privacy::RdpConversion conversion,
+                        double target) {
+  const auto alone = accountantOf(flags.accountant, conversion);
+  alone->compose(privacy::dpPcaEvent(flags.pca.noiseMultiplier));
+  const double epsilon = alone->epsilon(flags.delta);
+  if (!(epsilon < target)) {
+    throw UsageError(
+        QStringLiteral("--target-epsilon: %1 cannot be reached: the PCA release (--pca-noise %2) "
+                       "alone costs epsilon %3 at this delta")
+            .arg(target)
+            .arg(flags.pca.noiseMultiplier)
+            .arg(epsilon)
+            .toStdString());
+  }
+  return epsilon;
+}
+
+// The smallest σ of the steps; a PCA release is composed first and held fixed.
+privacy::Calibration calibrateStepNoise(const PrivacyRunFlags& flags,
+                                        privacy::RdpConversion conversion, double target) {
+  if (flags.accountant == privacy::AccountantKind::Pld) {
+    return flags.pca.enabled
+               ? privacy::calibrateDpSgd(privacy::AccountantKind::Pld, flags.sampleRate,
+                                         flags.steps, flags.delta, target,
+                                         privacy::dpPcaEvent(flags.pca.noiseMultiplier))
+               : privacy::calibrateDpSgd(privacy::AccountantKind::Pld, flags.sampleRate,
+                                         flags.steps, flags.delta, target);
+  }
+  const auto epsilonOf = [&](double sigma) {
+    const auto accountant = accountantOf(flags.accountant, conversion);
+    if (flags.pca.enabled) accountant->compose(privacy::dpPcaEvent(flags.pca.noiseMultiplier));
+    accountant->compose(privacy::dpSgdStepEvent(flags.sampleRate, sigma), flags.steps);
+    return accountant->epsilon(flags.delta);
+  };
+  return privacy::calibrateNoiseMultiplier(epsilonOf, target);
+}
+
+void addCalibrateOptions(QCommandLineParser& parser) {
   parser.setApplicationDescription(
       QStringLiteral("Smallest noise multiplier reaching a target epsilon for DP-SGD.\n"
                      "Example: epsilonlab-cli calibrate --target-epsilon 3 --sample-rate 0.004267 "
@@ -31,6 +76,11 @@ int runCalibrate(const QStringList& arguments) {
        QStringLiteral("RDP to (epsilon, delta): improved (default) or classic."),
        QStringLiteral("NAME"), QStringLiteral("improved")},
   });
+}
+
+int runCalibrate(const QStringList& arguments) {
+  QCommandLineParser parser;
+  addCalibrateOptions(parser);
   if (const auto exitCode = parseOrExplain(parser, arguments, QStringLiteral("calibrate")))
     return *exitCode;
 
@@ -38,47 +88,9 @@ int runCalibrate(const QStringList& arguments) {
   const double target = readDouble(parser, QStringLiteral("target-epsilon"));
   requirePositive(QStringLiteral("target-epsilon"), target);
   const privacy::RdpConversion conversion = readConversion(parser);
-
   if (flags.steps < 1) throw UsageError("--steps: calibrate needs an integer >= 1, got 0");
-  const auto accountantOf = [&]() -> std::unique_ptr<privacy::Accountant> {
-    if (flags.accountant == privacy::AccountantKind::Pld)
-      return std::make_unique<privacy::PldAccountant>();
-    privacy::RdpAccountantOptions options;
-    options.conversion = conversion;
-    return std::make_unique<privacy::RdpAccountant>(options);
-  };
-  double pcaAlone = 0.0;
-  if (flags.pca.enabled) {
-    const auto alone = accountantOf();
-    alone->compose(privacy::dpPcaEvent(flags.pca.noiseMultiplier));
-    pcaAlone = alone->epsilon(flags.delta);
-    if (!(pcaAlone < target)) {
-      throw UsageError(
-          QStringLiteral("--target-epsilon: %1 cannot be reached: the PCA release (--pca-noise %2) "
-                         "alone costs epsilon %3 at this delta")
-              .arg(target)
-              .arg(flags.pca.noiseMultiplier)
-              .arg(pcaAlone)
-              .toStdString());
-    }
-  }
-  privacy::Calibration calibration;
-  if (flags.accountant == privacy::AccountantKind::Pld) {
-    calibration = flags.pca.enabled
-                      ? privacy::calibrateDpSgd(privacy::AccountantKind::Pld, flags.sampleRate,
-                                                flags.steps, flags.delta, target,
-                                                privacy::dpPcaEvent(flags.pca.noiseMultiplier))
-                      : privacy::calibrateDpSgd(privacy::AccountantKind::Pld, flags.sampleRate,
-                                                flags.steps, flags.delta, target);
-  } else {
-    const auto epsilonOf = [&](double sigma) {
-      const auto accountant = accountantOf();
-      if (flags.pca.enabled) accountant->compose(privacy::dpPcaEvent(flags.pca.noiseMultiplier));
-      accountant->compose(privacy::dpSgdStepEvent(flags.sampleRate, sigma), flags.steps);
-      return accountant->epsilon(flags.delta);
-    };
-    calibration = privacy::calibrateNoiseMultiplier(epsilonOf, target);
-  }
+  const double pcaAlone = flags.pca.enabled ? pcaEpsilonWithin(flags, conversion, target) : 0.0;
+  const privacy::Calibration calibration = calibrateStepNoise(flags, conversion, target);
 
   QJsonObject result = flags.echo;
   result.insert(QStringLiteral("target_epsilon"), target);

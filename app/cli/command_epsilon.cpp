@@ -13,8 +13,7 @@ namespace epsilon::cli {
 
 namespace {
 
-int runEpsilon(const QStringList& arguments) {
-  QCommandLineParser parser;
+void addEpsilonOptions(QCommandLineParser& parser) {
   parser.setApplicationDescription(QStringLiteral(
       "Privacy budget (epsilon, delta) of DP-SGD with Poisson sampling, optionally "
       "with a DP-PCA projection released before the first step.\n"
@@ -32,22 +31,12 @@ int runEpsilon(const QStringList& arguments) {
        QStringLiteral("RDP to (epsilon, delta): improved (default) or classic."),
        QStringLiteral("NAME"), QStringLiteral("improved")},
   });
-  if (const auto exitCode = parseOrExplain(parser, arguments, QStringLiteral("epsilon")))
-    return *exitCode;
+}
 
-  const PrivacyRunFlags flags = readPrivacyRunFlags(parser);
-  double sigma = 0.0;
-  if (flags.steps > 0 || parser.isSet(QStringLiteral("noise-multiplier"))) {
-    sigma = readDouble(parser, QStringLiteral("noise-multiplier"));
-    requirePositive(QStringLiteral("noise-multiplier"), sigma);
-  }
-  const privacy::RdpConversion conversion = readConversion(parser);
-
-  QJsonObject result = flags.echo;
-  if (flags.steps > 0) result.insert(QStringLiteral("noise_multiplier"), sigma);
-  result.insert(QStringLiteral("mechanism"), flags.steps == 0    ? QStringLiteral("pca")
-                                             : flags.pca.enabled ? QStringLiteral("pca+dp-sgd")
-                                                                 : QStringLiteral("dp-sgd"));
+// ε of the PCA release (if any) and the steps, composed, into `result`; with a PCA release also
+// its own ε under "pca".
+void insertEpsilon(QJsonObject& result, const PrivacyRunFlags& flags, double sigma,
+                   privacy::RdpConversion conversion) {
   // The PCA release first, once, unsampled (as the trainer's ledger does), then the steps.
   const auto compose = [&](privacy::Accountant& accountant, bool steps) {
     if (flags.pca.enabled) accountant.compose(privacy::dpPcaEvent(flags.pca.noiseMultiplier));
@@ -81,6 +70,28 @@ int runEpsilon(const QStringList& arguments) {
       result.insert(QStringLiteral("pca"), pcaJson(flags.pca, alone.epsilon(flags.delta)));
     }
   }
+}
+
+int runEpsilon(const QStringList& arguments) {
+  QCommandLineParser parser;
+  addEpsilonOptions(parser);
+  if (const auto exitCode = parseOrExplain(parser, arguments, QStringLiteral("epsilon")))
+    return *exitCode;
+
+  const PrivacyRunFlags flags = readPrivacyRunFlags(parser);
+  double sigma = 0.0;
+  if (flags.steps > 0 || parser.isSet(QStringLiteral("noise-multiplier"))) {
+    sigma = readDouble(parser, QStringLiteral("noise-multiplier"));
+    requirePositive(QStringLiteral("noise-multiplier"), sigma);
+  }
+  const privacy::RdpConversion conversion = readConversion(parser);
+
+  QJsonObject result = flags.echo;
+  if (flags.steps > 0) result.insert(QStringLiteral("noise_multiplier"), sigma);
+  result.insert(QStringLiteral("mechanism"), flags.steps == 0    ? QStringLiteral("pca")
+                                             : flags.pca.enabled ? QStringLiteral("pca+dp-sgd")
+                                                                 : QStringLiteral("dp-sgd"));
+  insertEpsilon(result, flags, sigma, conversion);
   printJsonLine(result);
   return kExitOk;
 }

@@ -46,6 +46,58 @@ inline void addPrivacyRunOptions(QCommandLineParser& parser) {
   addPcaRunOptions(parser);
 }
 
+// --epochs/--dataset-size/--batch-size: q = L/N, T = ceil(E·N/L).
+inline void readEpochForm(const QCommandLineParser& parser, PrivacyRunFlags& flags) {
+  const double epochs = readDouble(parser, QStringLiteral("epochs"));
+  requirePositive(QStringLiteral("epochs"), epochs);
+  const long long datasetSize = readInteger(parser, QStringLiteral("dataset-size"));
+  if (datasetSize < 1) {
+    throw UsageError(QStringLiteral("--dataset-size: expected an integer >= 1, got %1")
+                         .arg(datasetSize)
+                         .toStdString());
+  }
+  const long long batchSize = readInteger(parser, QStringLiteral("batch-size"));
+  if (batchSize < 1 || batchSize > datasetSize) {
+    throw UsageError(QStringLiteral("--batch-size: expected an integer in [1, %1], got %2")
+                         .arg(datasetSize)
+                         .arg(batchSize)
+                         .toStdString());
+  }
+  flags.sampleRate = static_cast<double>(batchSize) / static_cast<double>(datasetSize);
+  const double steps =
+      std::ceil(epochs * static_cast<double>(datasetSize) / static_cast<double>(batchSize));
+  if (!(steps >= 1.0 && steps < 1e15)) {
+    throw UsageError(
+        QStringLiteral("--epochs: %1 epochs give %2 steps").arg(epochs).arg(steps).toStdString());
+  }
+  flags.steps = static_cast<long long>(steps);
+  flags.echo.insert(QStringLiteral("epochs"), epochs);
+  flags.echo.insert(QStringLiteral("dataset_size"), static_cast<qint64>(datasetSize));
+  flags.echo.insert(QStringLiteral("batch_size"), static_cast<qint64>(batchSize));
+}
+
+// --sample-rate/--steps; 0 steps only with a PCA release (then --sample-rate is optional).
+inline void readDirectForm(const QCommandLineParser& parser, PrivacyRunFlags& flags) {
+  if (!parser.isSet(QStringLiteral("sample-rate")) && !parser.isSet(QStringLiteral("steps"))) {
+    throw UsageError("--sample-rate is required (or --epochs, --dataset-size and --batch-size)");
+  }
+  flags.steps = readInteger(parser, QStringLiteral("steps"));
+  const long long fewest = flags.pca.enabled ? 0 : 1;  // 0 steps: the PCA release alone
+  if (flags.steps < fewest) {
+    throw UsageError(QStringLiteral("--steps: expected an integer >= %1, got %2")
+                         .arg(fewest)
+                         .arg(flags.steps)
+                         .toStdString());
+  }
+  if (flags.steps > 0 && !parser.isSet(QStringLiteral("sample-rate"))) {
+    throw UsageError("--sample-rate is required (or --epochs, --dataset-size and --batch-size)");
+  }
+  if (parser.isSet(QStringLiteral("sample-rate"))) {
+    flags.sampleRate = readDouble(parser, QStringLiteral("sample-rate"));
+    requireRange(QStringLiteral("sample-rate"), flags.sampleRate, 0.0, 1.0, true, false);
+  }
+}
+
 inline PrivacyRunFlags readPrivacyRunFlags(const QCommandLineParser& parser) {
   PrivacyRunFlags flags;
   flags.pca = readPcaRunFlags(parser);
@@ -59,48 +111,9 @@ inline PrivacyRunFlags readPrivacyRunFlags(const QCommandLineParser& parser) {
         "--sample-rate/--steps and --epochs/--dataset-size/--batch-size cannot be mixed");
   }
   if (epochForm) {
-    const double epochs = readDouble(parser, QStringLiteral("epochs"));
-    requirePositive(QStringLiteral("epochs"), epochs);
-    const long long datasetSize = readInteger(parser, QStringLiteral("dataset-size"));
-    if (datasetSize < 1) {
-      throw UsageError(QStringLiteral("--dataset-size: expected an integer >= 1, got %1")
-                           .arg(datasetSize)
-                           .toStdString());
-    }
-    const long long batchSize = readInteger(parser, QStringLiteral("batch-size"));
-    if (batchSize < 1 || batchSize > datasetSize) {
-      throw UsageError(QStringLiteral("--batch-size: expected an integer in [1, %1], got %2")
-                           .arg(datasetSize)
-                           .arg(batchSize)
-                           .toStdString());
-    }
-    flags.sampleRate = static_cast<double>(batchSize) / static_cast<double>(datasetSize);
-    const double steps =
-        std::ceil(epochs * static_cast<double>(datasetSize) / static_cast<double>(batchSize));
-    if (!(steps >= 1.0 && steps < 1e15)) {
-      throw UsageError(
-          QStringLiteral("--epochs: %1 epochs give %2 steps").arg(epochs).arg(steps).toStdString());
-    }
-    flags.steps = static_cast<long long>(steps);
-    flags.echo.insert(QStringLiteral("epochs"), epochs);
-    flags.echo.insert(QStringLiteral("dataset_size"), static_cast<qint64>(datasetSize));
-    flags.echo.insert(QStringLiteral("batch_size"), static_cast<qint64>(batchSize));
+    readEpochForm(parser, flags);
   } else {
-    flags.steps = readInteger(parser, QStringLiteral("steps"));
-    const long long fewest = flags.pca.enabled ? 0 : 1;  // 0 steps: the PCA release alone
-    if (flags.steps < fewest) {
-      throw UsageError(QStringLiteral("--steps: expected an integer >= %1, got %2")
-                           .arg(fewest)
-                           .arg(flags.steps)
-                           .toStdString());
-    }
-    if (flags.steps > 0 && !parser.isSet(QStringLiteral("sample-rate"))) {
-      throw UsageError("--sample-rate is required (or --epochs, --dataset-size and --batch-size)");
-    }
-    if (parser.isSet(QStringLiteral("sample-rate"))) {
-      flags.sampleRate = readDouble(parser, QStringLiteral("sample-rate"));
-      requireRange(QStringLiteral("sample-rate"), flags.sampleRate, 0.0, 1.0, true, false);
-    }
+    readDirectForm(parser, flags);
   }
   flags.delta = readDouble(parser, QStringLiteral("delta"));
   requireRange(QStringLiteral("delta"), flags.delta, 0.0, 1.0, true, true);

@@ -50,6 +50,19 @@ PrivacyReadout::PrivacyReadout(QWidget* parent)
       tr("From the hypothesis-testing view of DP (Kairouz et al. 2015; Dong, Roth & Su 2022): "
          "TPR ≤ min(e^ε·FPR + δ, 1 − e^(−ε)(1 − δ − FPR))."));
 
+  buildChart();
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addWidget(m_epsilon);
+  layout->addWidget(m_label);
+  layout->addWidget(m_nominal);
+  layout->addWidget(m_pca);
+  layout->addWidget(m_sentence);
+  layout->addWidget(m_chartView, 1);
+}
+
+void PrivacyReadout::buildChart() {
   auto* chart = new QChart;
   chart->legend()->hide();
   chart->setMargins(QMargins(2, 2, 2, 2));
@@ -79,15 +92,6 @@ PrivacyReadout::PrivacyReadout(QWidget* parent)
   m_chartView->setToolTip(
       tr("ε spent as training goes on: every step composes one more subsampled Gaussian "
          "mechanism (grey dashes: the tanh filter's nominal figure)."));
-
-  auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(4, 4, 4, 4);
-  layout->addWidget(m_epsilon);
-  layout->addWidget(m_label);
-  layout->addWidget(m_nominal);
-  layout->addWidget(m_pca);
-  layout->addWidget(m_sentence);
-  layout->addWidget(m_chartView, 1);
 }
 
 PrivacyReadout::~PrivacyReadout() {

@@ -39,6 +39,7 @@ class PrivacyReadout : public QWidget {
   void previewUpdated();
 
  private:
+  void buildChart();  // ε over epochs, with the tanh filter's nominal curve dashed
   void show(const PrivacyPreview& preview);
   void showPca(const PrivacyPreview& preview);
 

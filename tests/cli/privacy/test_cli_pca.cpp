@@ -51,6 +51,18 @@ const QStringList kPcaRun = {"--dataset",
                              "--delta",
                              "1e-5"};
 
+// The experiment kPcaRun resolves to, as `train --print-config` prints it (empty on failure).
+QJsonObject pcaExperiment() {
+  const Run printed = runCli(QStringList{"train", "--print-config"} + kPcaRun);
+  return printed.exitCode == 0 ? lastJson(printed) : QJsonObject{};
+}
+
+bool writeJson(const QString& path, const QJsonObject& object) {
+  QFile file(path);
+  return file.open(QIODevice::WriteOnly | QIODevice::Truncate) &&
+         file.write(QJsonDocument(object).toJson()) > 0;
+}
+
 }  // namespace
 
 class TestCliPca : public QObject {
@@ -197,9 +209,7 @@ class TestCliPca : public QObject {
   void experimentFileCarriesThePca() {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    const Run printed = runCli(QStringList{"train", "--print-config"} + kPcaRun);
-    QCOMPARE(printed.exitCode, 0);
-    const QJsonObject experiment = lastJson(printed);
+    const QJsonObject experiment = pcaExperiment();
     const QJsonObject model = experiment["model"].toObject();
     QCOMPARE(model["preset"].toString(), QStringLiteral("pca-mlp"));
     QCOMPARE(model["pca_dims"].toInt(), 16);
@@ -207,10 +217,7 @@ class TestCliPca : public QObject {
     QCOMPARE(model["pca_sample"].toDouble(), 0.5);
     // Read back from a file, it gives the same experiment.
     const QString path = dir.filePath("pca.json");
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(QJsonDocument(experiment).toJson());
-    file.close();
+    QVERIFY(writeJson(path, experiment));
     const Run reread = runCli({"train", "--config", path, "--print-config"});
     QCOMPARE(reread.exitCode, 0);
     QCOMPARE(lastJson(reread), experiment);
@@ -219,9 +226,7 @@ class TestCliPca : public QObject {
     QJsonObject badModel = model;
     badModel["pca_noise"] = "seven";
     bad["model"] = badModel;
-    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    file.write(QJsonDocument(bad).toJson());
-    file.close();
+    QVERIFY(writeJson(path, bad));
     const Run refused = runCli({"train", "--config", path, "--print-config"});
     QCOMPARE(refused.exitCode, 2);
     QVERIFY2(refused.err.contains("model.pca_noise"), qPrintable(refused.err));
@@ -230,13 +235,8 @@ class TestCliPca : public QObject {
   void sweepOverThePcaNoise() {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    const Run printed = runCli(QStringList{"train", "--print-config"} + kPcaRun);
-    QCOMPARE(printed.exitCode, 0);
     const QString path = dir.filePath("pca.json");
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(QJsonDocument(lastJson(printed)).toJson());
-    file.close();
+    QVERIFY(writeJson(path, pcaExperiment()));
     const Run sweep =
         runCli({"sweep", "--config", path, "--param", "pca_noise=2,16", "--jobs", "1"});
     QCOMPARE(sweep.exitCode, 0);
