@@ -3,15 +3,16 @@
 #include <QChart>
 #include <QGraphicsScene>
 #include <QLegendMarker>
-
-#include "ui/charts/run_legend.h"
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QPainter>
 #include <QScatterSeries>
 #include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
+
+#include "ui/charts/run_legend.h"
 
 namespace epsilon::ui {
 
@@ -161,6 +162,13 @@ void RunCharts::applyStyle() {
       axis->setTitleFont(axisTitle);
     }
   }
+  if (m_logEpsilonY) {  // the log ε axes take the fonts of the linear ones they stand for
+    for (auto [log, linear] : {std::pair<QAbstractAxis*, QAbstractAxis*>{m_logEpsilonY, m_yAxes[1]},
+                               std::pair<QAbstractAxis*, QAbstractAxis*>{m_logEpsilonX, m_xAxes[2]}}) {
+      log->setLabelsFont(linear->labelsFont());
+      log->setTitleFont(linear->titleFont());
+    }
+  }
   const qreal width = m_presentation ? 4.0 : 2.0;
   for (auto& [id, rs] : m_series) {
     for (QXYSeries* s : rs.line) {
@@ -182,16 +190,16 @@ RunCharts::RunSeries& RunCharts::seriesFor(const RunRecord& run) {
     auto* s = new QLineSeries();
     s->setPointsVisible(kind != ChartKind::LossVsStep);
     m_charts[k]->addSeries(s);
-    s->attachAxis(m_xAxes[k]);
-    s->attachAxis(m_yAxes[k]);
+    s->attachAxis(axisInUse(kind, Qt::Horizontal));
+    s->attachAxis(axisInUse(kind, Qt::Vertical));
     rs.line[k] = s;
     Q_EMIT seriesCreated(s, run.id, kind);
   }
   auto* marker = new QScatterSeries();
   const int f = static_cast<int>(ChartKind::AccuracyVsEpsilon);
   m_charts[f]->addSeries(marker);
-  marker->attachAxis(m_xAxes[f]);
-  marker->attachAxis(m_yAxes[f]);
+  marker->attachAxis(axisInUse(ChartKind::AccuracyVsEpsilon, Qt::Horizontal));
+  marker->attachAxis(axisInUse(ChartKind::AccuracyVsEpsilon, Qt::Vertical));
   for (QLegendMarker* m : m_charts[f]->legend()->markers(marker)) m->setVisible(false);
   rs.frontierMarker = marker;
   Q_EMIT seriesCreated(marker, run.id, ChartKind::AccuracyVsEpsilon);
@@ -214,6 +222,7 @@ void RunCharts::removeRun(int id) {
 
 void RunCharts::update(const std::vector<RunRecord>& runs) {
   m_legendHtml = runLegendHtml(runs);
+  useLogEpsilon(wantLogEpsilon(runs));
   std::vector<int> keep;
   for (const RunRecord& run : runs) {
     if (!run.visible) continue;
@@ -227,9 +236,9 @@ void RunCharts::update(const std::vector<RunRecord>& runs) {
       if (run.status == RunStatus::Diverged || run.status == RunStatus::Failed) pen.setStyle(Qt::DashLine);
       s->setPen(pen);
       s->setColor(QColor(run.color));
-      s->replace(pointsFor(run, kind));
+      s->replace(onScale(pointsFor(run, kind), kind));
     }
-    const QList<QPointF> frontier = pointsFor(run, ChartKind::AccuracyVsEpsilon);
+    const QList<QPointF> frontier = onScale(pointsFor(run, ChartKind::AccuracyVsEpsilon), ChartKind::AccuracyVsEpsilon);
     rs.frontierMarker->setName(run.name);
     rs.frontierMarker->setColor(QColor(run.color));
     rs.frontierMarker->replace(frontier.isEmpty() ? QList<QPointF>{} : QList<QPointF>{frontier.back()});
@@ -269,6 +278,7 @@ void RunCharts::fitAxes() {
     m_xAxes[k]->applyNiceNumbers();  // ticks on round numbers (0, 5, 10, 15 rather than 3.75)
     m_yAxes[k]->setRange(yLow, any ? yHigh : (kind == ChartKind::EpsilonVsEpoch ? 1.0 : yHigh));
   }
+  if (m_epsilonLog) fitLogEpsilonAxes();
 }
 
 void renderChart(QChart* chart, QPainter& painter, const QRectF& target) {

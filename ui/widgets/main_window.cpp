@@ -275,6 +275,7 @@ void MainWindow::buildMenus() {
   m_presentationAction->setShortcut(QKeySequence(Qt::Key_F11));
   m_presentationAction->setToolTip(tr("Large fonts and thick lines for a projector"));
   connect(m_presentationAction, &QAction::toggled, this, &MainWindow::setPresentationMode);
+  view->addMenu(m_charts->epsilonScaleMenu(this));
   view->addSeparator();
   for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
 
