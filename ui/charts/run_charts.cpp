@@ -37,21 +37,23 @@ QString chartFileStem(ChartKind kind) {
 }
 
 namespace {
+// Axis titles stay short: Qt Charts elides a title wider than its chart, and on a projector a
+// chart is a quarter of a 1024-pixel window.
 QString xLabel(ChartKind kind) {
   switch (kind) {
     case ChartKind::AccuracyVsEpoch:
-    case ChartKind::EpsilonVsEpoch: return QObject::tr("epoch (passes over the training set)");
-    case ChartKind::AccuracyVsEpsilon: return QObject::tr("ε spent (lower is more private)");
-    case ChartKind::LossVsStep: return QObject::tr("step (lots processed)");
+    case ChartKind::EpsilonVsEpoch: return QObject::tr("epoch");
+    case ChartKind::AccuracyVsEpsilon: return QObject::tr("ε spent");
+    case ChartKind::LossVsStep: return QObject::tr("step (lot)");
   }
   return {};
 }
 QString yLabel(ChartKind kind) {
   switch (kind) {
     case ChartKind::AccuracyVsEpoch:
-    case ChartKind::AccuracyVsEpsilon: return QObject::tr("test accuracy (%)");
+    case ChartKind::AccuracyVsEpsilon: return QObject::tr("accuracy (%)");
     case ChartKind::EpsilonVsEpoch: return QObject::tr("ε");
-    case ChartKind::LossVsStep: return QObject::tr("cross-entropy loss (nats)");
+    case ChartKind::LossVsStep: return QObject::tr("loss (nats)");
   }
   return {};
 }
@@ -146,10 +148,13 @@ void RunCharts::setPresentationMode(bool on) {
 }
 
 void RunCharts::applyStyle() {
-  const int base = m_presentation ? 15 : 9;
+  // Presentation fonts that still fit a quarter of a 1280×720 window (larger ones elide the
+  // axis labels to "…"); the margins around each chart are trimmed for the same reason.
+  const int base = m_presentation ? 12 : 9;
   for (int k = 0; k < kChartKindCount; ++k) {
+    m_charts[k]->setMargins(m_presentation ? QMargins(2, 2, 2, 2) : QMargins(8, 8, 8, 8));
     QFont title;
-    title.setPointSize(base + 2);
+    title.setPointSize(base + (m_presentation ? 1 : 2));
     title.setBold(true);
     m_charts[k]->setTitleFont(title);
     QFont labels;

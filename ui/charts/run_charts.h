@@ -69,7 +69,7 @@ class RunCharts : public QObject {
 
   // The grid's one legend (run_legend.h) for the runs of the last update(), and its font size.
   QString legendHtml() const { return m_legendHtml; }
-  int legendPointSize() const { return m_presentation ? 15 : 9; }
+  int legendPointSize() const { return m_presentation ? 13 : 9; }
 
  Q_SIGNALS:
   // A series was made for a run (the chart panel connects its hover tooltip).

@@ -73,6 +73,7 @@ void RunCharts::useLogEpsilon(bool on) {
     m_logEpsilonX->setTitleText(
         m_xAxes[static_cast<int>(ChartKind::AccuracyVsEpsilon)]->titleText() + tr(" (log scale)"));
   }
+  m_epsilonLog = on;  // onScale() below filters for the axis being attached
   const std::pair<ChartKind, Qt::Orientation> swaps[] = {
       {ChartKind::EpsilonVsEpoch, Qt::Vertical}, {ChartKind::AccuracyVsEpsilon, Qt::Horizontal}};
   for (const auto& [kind, orientation] : swaps) {
@@ -88,9 +89,12 @@ void RunCharts::useLogEpsilon(bool on) {
     now->setLabelsFont(old->labelsFont());
     now->setTitleFont(old->titleFont());
     c->addAxis(now, orientation == Qt::Horizontal ? Qt::AlignBottom : Qt::AlignLeft);
-    for (QAbstractSeries* s : c->series()) static_cast<QXYSeries*>(s)->attachAxis(now);
+    for (QAbstractSeries* s : c->series()) {
+      auto* xy = static_cast<QXYSeries*>(s);
+      if (on) xy->replace(onScale(xy->points(), kind));  // no ε = 0 point may meet the log axis
+      xy->attachAxis(now);
+    }
   }
-  m_epsilonLog = on;
 }
 
 void RunCharts::fitLogEpsilonAxes() {

@@ -177,6 +177,7 @@ void MainWindow::buildDocks() {
   modelDock->raise();
   resizeDocks({readoutDock, modelDock}, {380, 420}, Qt::Vertical);
   resizeDocks({runsDock}, {230}, Qt::Vertical);
+  resizeDocks({panelDock, readoutDock}, {340, 350}, Qt::Horizontal);  // the readout's sentence unscrolled
 }
 
 void MainWindow::buildMenus() {
