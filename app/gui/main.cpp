@@ -31,6 +31,37 @@ std::vector<char*> renameSessionArgument(int argc, char* argv[], std::string& re
   return args;
 }
 
+// The command line: what to open or run at start, and scripted pictures.
+struct Flags {
+  QCommandLineOption session{QStringList{QStringLiteral("session"), QStringLiteral("open-session")},
+                             QStringLiteral("Open this session file."), QStringLiteral("file")};
+  QCommandLineOption run{QStringLiteral("run"),
+                         QStringLiteral("Start the panel's experiment at once.")};
+  QCommandLineOption preset{QStringLiteral("preset"),
+                            QStringLiteral("Run this built-in preset at once."),
+                            QStringLiteral("name")};
+  QCommandLineOption lesson{
+      QStringLiteral("lesson"),
+      QStringLiteral("Open this lesson (a name such as noise-and-epsilon, or a file)."),
+      QStringLiteral("name")};
+  QCommandLineOption presentation{
+      QStringLiteral("presentation"),
+      QStringLiteral("Start in presentation mode (large fonts, thick lines).")};
+  QCommandLineOption size{QStringLiteral("size"), QStringLiteral("Window size, e.g. 1280x720."),
+                          QStringLiteral("WxH")};
+  QCommandLineOption view{
+      QStringLiteral("view"),
+      QStringLiteral("Bring a view to the front: gradient-norms, model, help, lesson."),
+      QStringLiteral("name")};
+  QCommandLineOption screenshot{
+      QStringLiteral("screenshot"),
+      QStringLiteral("Save a picture of the window to this file after --delay ms, then quit."),
+      QStringLiteral("file")};
+  QCommandLineOption delay{QStringLiteral("delay"),
+                           QStringLiteral("Milliseconds before --screenshot (default 3000)."),
+                           QStringLiteral("ms"), QStringLiteral("3000")};
+};
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
@@ -46,43 +77,35 @@ int main(int argc, char* argv[]) {
       QStringLiteral("EpsilonLab: the privacy-utility trade-off of DP-SGD, live."));
   parser.addHelpOption();
   parser.addVersionOption();
-  const QCommandLineOption session(
-      QStringList{QStringLiteral("session"), QStringLiteral("open-session")},
-      QStringLiteral("Open this session file."), QStringLiteral("file"));
-  const QCommandLineOption run(QStringLiteral("run"),
-                               QStringLiteral("Start the panel's experiment at once."));
-  const QCommandLineOption preset(QStringLiteral("preset"),
-                                  QStringLiteral("Run this built-in preset at once."),
-                                  QStringLiteral("name"));
-  const QCommandLineOption screenshot(
-      QStringLiteral("screenshot"),
-      QStringLiteral("Save a picture of the window to this file after --delay ms, then quit."),
-      QStringLiteral("file"));
-  const QCommandLineOption delay(QStringLiteral("delay"),
-                                 QStringLiteral("Milliseconds before --screenshot (default 3000)."),
-                                 QStringLiteral("ms"), QStringLiteral("3000"));
-  parser.addOptions({session, run, preset, screenshot, delay});
+  const Flags flags;
+  parser.addOptions({flags.session, flags.run, flags.preset, flags.lesson, flags.presentation,
+                     flags.size, flags.view, flags.screenshot, flags.delay});
   parser.process(app);
 
-  const bool scripted = parser.isSet(screenshot);
+  const bool scripted = parser.isSet(flags.screenshot);
   epsilon::ui::MainWindow window(
-      epsilon::ui::MainWindow::startupOptions(parser.isSet(session), scripted));
+      epsilon::ui::MainWindow::startupOptions(parser.isSet(flags.session), scripted));
+  const QStringList size = parser.value(flags.size).split(QLatin1Char('x'));
+  if (size.size() == 2) window.resize(size[0].toInt(), size[1].toInt());
   window.show();
-  if (parser.isSet(session)) {
+  if (parser.isSet(flags.presentation)) window.setPresentationMode(true);
+  if (parser.isSet(flags.session)) {
     // The window shows the message in a box; stderr carries it for desktop shortcuts and scripts.
-    const QString error = window.openSessionFrom(parser.value(session));
+    const QString error = window.openSessionFrom(parser.value(flags.session));
     if (!error.isEmpty()) {
       std::fprintf(stderr, "epsilonlab: cannot open the session: %s\n", qPrintable(error));
       if (scripted) return 2;
     }
   }
-  if (parser.isSet(run)) QTimer::singleShot(0, &window, [&window] { window.startRun(false); });
-  if (parser.isSet(preset))
-    QTimer::singleShot(0, &window,
-                       [&window, name = parser.value(preset)] { window.runPreset(name); });
-  if (parser.isSet(screenshot)) {
-    QTimer::singleShot(parser.value(delay).toInt(), &window, [&] {
-      window.grab().save(parser.value(screenshot));
+  QTimer::singleShot(0, &window, [&] {
+    if (parser.isSet(flags.run)) window.startRun(false);
+    if (parser.isSet(flags.preset)) window.runPreset(parser.value(flags.preset));
+    if (parser.isSet(flags.lesson)) window.openLesson(parser.value(flags.lesson));
+    if (parser.isSet(flags.view)) window.raiseView(parser.value(flags.view));
+  });
+  if (scripted) {
+    QTimer::singleShot(parser.value(flags.delay).toInt(), &window, [&] {
+      window.grab().save(parser.value(flags.screenshot));
       QApplication::quit();
     });
   }

@@ -3,15 +3,16 @@
 #include <QChart>
 #include <QGraphicsScene>
 #include <QLegendMarker>
-
-#include "ui/charts/run_legend.h"
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QPainter>
 #include <QScatterSeries>
 #include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
+
+#include "ui/charts/run_legend.h"
 
 namespace epsilon::ui {
 
@@ -36,21 +37,23 @@ QString chartFileStem(ChartKind kind) {
 }
 
 namespace {
+// Axis titles stay short: Qt Charts elides a title wider than its chart, and on a projector a
+// chart is a quarter of a 1024-pixel window.
 QString xLabel(ChartKind kind) {
   switch (kind) {
     case ChartKind::AccuracyVsEpoch:
-    case ChartKind::EpsilonVsEpoch: return QObject::tr("epoch (passes over the training set)");
-    case ChartKind::AccuracyVsEpsilon: return QObject::tr("ε spent (lower is more private)");
-    case ChartKind::LossVsStep: return QObject::tr("step (lots processed)");
+    case ChartKind::EpsilonVsEpoch: return QObject::tr("epoch");
+    case ChartKind::AccuracyVsEpsilon: return QObject::tr("ε spent");
+    case ChartKind::LossVsStep: return QObject::tr("step (lot)");
   }
   return {};
 }
 QString yLabel(ChartKind kind) {
   switch (kind) {
     case ChartKind::AccuracyVsEpoch:
-    case ChartKind::AccuracyVsEpsilon: return QObject::tr("test accuracy (%)");
+    case ChartKind::AccuracyVsEpsilon: return QObject::tr("accuracy (%)");
     case ChartKind::EpsilonVsEpoch: return QObject::tr("ε");
-    case ChartKind::LossVsStep: return QObject::tr("cross-entropy loss (nats)");
+    case ChartKind::LossVsStep: return QObject::tr("loss (nats)");
   }
   return {};
 }
@@ -145,10 +148,13 @@ void RunCharts::setPresentationMode(bool on) {
 }
 
 void RunCharts::applyStyle() {
-  const int base = m_presentation ? 15 : 9;
+  // Presentation fonts that still fit a quarter of a 1280×720 window (larger ones elide the
+  // axis labels to "…"); the margins around each chart are trimmed for the same reason.
+  const int base = m_presentation ? 12 : 9;
   for (int k = 0; k < kChartKindCount; ++k) {
+    m_charts[k]->setMargins(m_presentation ? QMargins(2, 2, 2, 2) : QMargins(8, 8, 8, 8));
     QFont title;
-    title.setPointSize(base + 2);
+    title.setPointSize(base + (m_presentation ? 1 : 2));
     title.setBold(true);
     m_charts[k]->setTitleFont(title);
     QFont labels;
@@ -159,6 +165,13 @@ void RunCharts::applyStyle() {
       QFont axisTitle = labels;
       axisTitle.setBold(true);
       axis->setTitleFont(axisTitle);
+    }
+  }
+  if (m_logEpsilonY) {  // the log ε axes take the fonts of the linear ones they stand for
+    for (auto [log, linear] : {std::pair<QAbstractAxis*, QAbstractAxis*>{m_logEpsilonY, m_yAxes[1]},
+                               std::pair<QAbstractAxis*, QAbstractAxis*>{m_logEpsilonX, m_xAxes[2]}}) {
+      log->setLabelsFont(linear->labelsFont());
+      log->setTitleFont(linear->titleFont());
     }
   }
   const qreal width = m_presentation ? 4.0 : 2.0;
@@ -182,16 +195,16 @@ RunCharts::RunSeries& RunCharts::seriesFor(const RunRecord& run) {
     auto* s = new QLineSeries();
     s->setPointsVisible(kind != ChartKind::LossVsStep);
     m_charts[k]->addSeries(s);
-    s->attachAxis(m_xAxes[k]);
-    s->attachAxis(m_yAxes[k]);
+    s->attachAxis(axisInUse(kind, Qt::Horizontal));
+    s->attachAxis(axisInUse(kind, Qt::Vertical));
     rs.line[k] = s;
     Q_EMIT seriesCreated(s, run.id, kind);
   }
   auto* marker = new QScatterSeries();
   const int f = static_cast<int>(ChartKind::AccuracyVsEpsilon);
   m_charts[f]->addSeries(marker);
-  marker->attachAxis(m_xAxes[f]);
-  marker->attachAxis(m_yAxes[f]);
+  marker->attachAxis(axisInUse(ChartKind::AccuracyVsEpsilon, Qt::Horizontal));
+  marker->attachAxis(axisInUse(ChartKind::AccuracyVsEpsilon, Qt::Vertical));
   for (QLegendMarker* m : m_charts[f]->legend()->markers(marker)) m->setVisible(false);
   rs.frontierMarker = marker;
   Q_EMIT seriesCreated(marker, run.id, ChartKind::AccuracyVsEpsilon);
@@ -214,6 +227,7 @@ void RunCharts::removeRun(int id) {
 
 void RunCharts::update(const std::vector<RunRecord>& runs) {
   m_legendHtml = runLegendHtml(runs);
+  useLogEpsilon(wantLogEpsilon(runs));
   std::vector<int> keep;
   for (const RunRecord& run : runs) {
     if (!run.visible) continue;
@@ -227,9 +241,9 @@ void RunCharts::update(const std::vector<RunRecord>& runs) {
       if (run.status == RunStatus::Diverged || run.status == RunStatus::Failed) pen.setStyle(Qt::DashLine);
       s->setPen(pen);
       s->setColor(QColor(run.color));
-      s->replace(pointsFor(run, kind));
+      s->replace(onScale(pointsFor(run, kind), kind));
     }
-    const QList<QPointF> frontier = pointsFor(run, ChartKind::AccuracyVsEpsilon);
+    const QList<QPointF> frontier = onScale(pointsFor(run, ChartKind::AccuracyVsEpsilon), ChartKind::AccuracyVsEpsilon);
     rs.frontierMarker->setName(run.name);
     rs.frontierMarker->setColor(QColor(run.color));
     rs.frontierMarker->replace(frontier.isEmpty() ? QList<QPointF>{} : QList<QPointF>{frontier.back()});
@@ -269,6 +283,7 @@ void RunCharts::fitAxes() {
     m_xAxes[k]->applyNiceNumbers();  // ticks on round numbers (0, 5, 10, 15 rather than 3.75)
     m_yAxes[k]->setRange(yLow, any ? yHigh : (kind == ChartKind::EpsilonVsEpoch ? 1.0 : yHigh));
   }
+  if (m_epsilonLog) fitLogEpsilonAxes();
 }
 
 void renderChart(QChart* chart, QPainter& painter, const QRectF& target) {

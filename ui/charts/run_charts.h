@@ -15,6 +15,7 @@
 QT_BEGIN_NAMESPACE
 class QChart;
 class QXYSeries;
+class QAbstractAxis;
 class QValueAxis;
 class QLogValueAxis;
 class QPainter;
@@ -48,6 +49,13 @@ class RunCharts : public QObject {
   // Large fonts and thick lines for a projector.
   void setPresentationMode(bool on);
   bool presentationMode() const { return m_presentation; }
+  // The ε axes (ε vs epoch, accuracy vs ε): automatic is logarithmic when the runs' final ε
+  // values span more than a factor kLogEpsilonSpan, linear otherwise.
+  enum class EpsilonScale { Automatic, Linear, Logarithmic };
+  static constexpr double kLogEpsilonSpan = 20.0;
+  void setEpsilonScale(EpsilonScale scale) { m_epsilonScale = scale; }  // applies at the next update()
+  EpsilonScale epsilonScale() const { return m_epsilonScale; }
+  bool epsilonAxesLogarithmic() const { return m_epsilonLog; }
   // A subtitle for exports ("δ = 1e-5 · RDP · Poisson sampling").
   void setCaption(const QString& caption);
 
@@ -61,7 +69,7 @@ class RunCharts : public QObject {
 
   // The grid's one legend (run_legend.h) for the runs of the last update(), and its font size.
   QString legendHtml() const { return m_legendHtml; }
-  int legendPointSize() const { return m_presentation ? 15 : 9; }
+  int legendPointSize() const { return m_presentation ? 13 : 9; }
 
  Q_SIGNALS:
   // A series was made for a run (the chart panel connects its hover tooltip).
@@ -76,6 +84,12 @@ class RunCharts : public QObject {
   RunSeries& seriesFor(const RunRecord& run);
   void removeRun(int id);
   void fitAxes();
+  // run_charts_epsilon.cpp: the linear or logarithmic ε axes.
+  bool wantLogEpsilon(const std::vector<RunRecord>& runs) const;
+  void useLogEpsilon(bool on);
+  void fitLogEpsilonAxes();
+  QAbstractAxis* axisInUse(ChartKind kind, Qt::Orientation orientation) const;
+  QList<QPointF> onScale(QList<QPointF> points, ChartKind kind) const;  // drops ε ≤ 0 on a log axis
 
   std::array<QChart*, kChartKindCount> m_charts{};
   std::array<QValueAxis*, kChartKindCount> m_xAxes{};
@@ -83,6 +97,10 @@ class RunCharts : public QObject {
   std::map<int, RunSeries> m_series;
   bool m_presentation = false;
   QString m_legendHtml;
+  EpsilonScale m_epsilonScale = EpsilonScale::Automatic;
+  bool m_epsilonLog = false;
+  QLogValueAxis* m_logEpsilonY = nullptr;  // ε vs epoch
+  QLogValueAxis* m_logEpsilonX = nullptr;  // accuracy vs ε
 };
 
 }  // namespace epsilon::ui

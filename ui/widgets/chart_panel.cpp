@@ -1,14 +1,16 @@
 #include "ui/widgets/chart_panel.h"
 
+#include <QActionGroup>
 #include <QChartView>
 #include <QGridLayout>
 #include <QLabel>
+#include <QMenu>
 #include <QTimer>
 #include <QToolTip>
 #include <QXYSeries>
 
-#include "ui/io/number_format.h"
 #include "ui/charts/run_model.h"
+#include "ui/io/number_format.h"
 
 namespace epsilon::ui {
 
@@ -17,7 +19,10 @@ constexpr int kRedrawIntervalMs = 100;  // ≤ 10 redraws per second (DESIGN.md)
 }
 
 ChartPanel::ChartPanel(RunModel* model, QWidget* parent)
-    : QWidget(parent), m_model(model), m_charts(new RunCharts(this)), m_redrawTimer(new QTimer(this)),
+    : QWidget(parent),
+      m_model(model),
+      m_charts(new RunCharts(this)),
+      m_redrawTimer(new QTimer(this)),
       m_legend(new QLabel(this)) {
   m_redrawTimer->setSingleShot(true);
   m_redrawTimer->setInterval(kRedrawIntervalMs);
@@ -60,6 +65,26 @@ void ChartPanel::redrawNow() {
   ++m_redraws;
 }
 
+QMenu* ChartPanel::epsilonScaleMenu(QWidget* parent) {
+  auto* menu = new QMenu(tr("ε axes"), parent);
+  auto* group = new QActionGroup(menu);
+  const std::pair<QString, RunCharts::EpsilonScale> choices[] = {
+      {tr("Automatic (logarithmic when ε spans more than ×20)"),
+       RunCharts::EpsilonScale::Automatic},
+      {tr("Linear"), RunCharts::EpsilonScale::Linear},
+      {tr("Logarithmic"), RunCharts::EpsilonScale::Logarithmic}};
+  for (const auto& [text, scale] : choices) {
+    QAction* action = menu->addAction(text, this, [this, scale = scale] {
+      m_charts->setEpsilonScale(scale);
+      redrawNow();
+    });
+    action->setCheckable(true);
+    action->setChecked(scale == m_charts->epsilonScale());
+    group->addAction(action);
+  }
+  return menu;
+}
+
 void ChartPanel::setPresentationMode(bool on) {
   m_charts->setPresentationMode(on);
   QFont font = m_legend->font();
@@ -78,19 +103,24 @@ void ChartPanel::connectHover(QXYSeries* series, int runId, ChartKind kind) {
     QString text;
     switch (kind) {
       case ChartKind::AccuracyVsEpoch:
-        text = tr("%1\nepoch %2: test accuracy %3%").arg(run->name, formatNumber(point.x()), formatNumber(point.y(), 4));
+        text = tr("%1\nepoch %2: test accuracy %3%")
+                   .arg(run->name, formatNumber(point.x()), formatNumber(point.y(), 4));
         break;
       case ChartKind::EpsilonVsEpoch:
-        text = tr("%1\nepoch %2: ε = %3").arg(run->name, formatNumber(point.x()), formatEpsilon(point.y()));
+        text = tr("%1\nepoch %2: ε = %3")
+                   .arg(run->name, formatNumber(point.x()), formatEpsilon(point.y()));
         break;
       case ChartKind::AccuracyVsEpsilon:
-        text = tr("%1\nε = %2: test accuracy %3%").arg(run->name, formatEpsilon(point.x()), formatNumber(point.y(), 4));
+        text = tr("%1\nε = %2: test accuracy %3%")
+                   .arg(run->name, formatEpsilon(point.x()), formatNumber(point.y(), 4));
         break;
       case ChartKind::LossVsStep:
-        text = tr("%1\nstep %2: loss %3").arg(run->name, formatNumber(point.x(), 6), formatNumber(point.y(), 4));
+        text = tr("%1\nstep %2: loss %3")
+                   .arg(run->name, formatNumber(point.x(), 6), formatNumber(point.y(), 4));
         break;
     }
-    if (!run->privacyLabel.isEmpty() && kind != ChartKind::LossVsStep) text += QLatin1Char('\n') + run->privacyLabel;
+    if (!run->privacyLabel.isEmpty() && kind != ChartKind::LossVsStep)
+      text += QLatin1Char('\n') + run->privacyLabel;
     QToolTip::showText(QCursor::pos(), text);
   });
 }

@@ -4,12 +4,12 @@
 #pragma once
 
 #include <QWidget>
-
 #include <array>
 
 #include "ui/charts/run_charts.h"
 
 class QLabel;
+class QMenu;
 class QTimer;
 QT_BEGIN_NAMESPACE
 class QChartView;
@@ -31,6 +31,8 @@ class ChartPanel : public QWidget {
   void redrawNow();
   int redrawCount() const { return m_redraws; }
   void setPresentationMode(bool on);
+  // The View menu's "ε axes" choices (automatic, linear, logarithmic), owned by `parent`.
+  QMenu* epsilonScaleMenu(QWidget* parent);
 
  private:
   void scheduleRedraw();

@@ -177,6 +177,7 @@ void MainWindow::buildDocks() {
   modelDock->raise();
   resizeDocks({readoutDock, modelDock}, {380, 420}, Qt::Vertical);
   resizeDocks({runsDock}, {230}, Qt::Vertical);
+  resizeDocks({panelDock, readoutDock}, {340, 350}, Qt::Horizontal);  // the readout's sentence unscrolled
 }
 
 void MainWindow::buildMenus() {
@@ -275,6 +276,7 @@ void MainWindow::buildMenus() {
   m_presentationAction->setShortcut(QKeySequence(Qt::Key_F11));
   m_presentationAction->setToolTip(tr("Large fonts and thick lines for a projector"));
   connect(m_presentationAction, &QAction::toggled, this, &MainWindow::setPresentationMode);
+  view->addMenu(m_charts->epsilonScaleMenu(this));
   view->addSeparator();
   for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
 

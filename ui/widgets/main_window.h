@@ -69,7 +69,10 @@ class MainWindow : public QMainWindow {
   int sweepRemaining() const;
   // Opens a lesson file (the Lessons menu passes ":/lessons/…"): sets up the panel, starts
   // its runs and shows its paragraph and question. Returns the runs' ids; empty on failure.
+  // A built-in lesson's name ("noise-and-epsilon") is accepted as well as a file.
   QList<int> openLesson(const QString& file);
+  // Brings a dock to the front: "gradient-norms", "model", "help", "lesson"; false if unknown.
+  bool raiseView(const QString& name);
   QString saveSessionTo(const QString& path);    // empty on success, else the message shown
   QString openSessionFrom(const QString& path);  // keeps the runs on failure
   QString exportChartTo(int chartKind, const QString& path, QSize size, int dpi);  // -1: the grid

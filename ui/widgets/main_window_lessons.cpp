@@ -76,7 +76,10 @@ QDockWidget* MainWindow::lessonDock() {
   return dock;
 }
 
-QList<int> MainWindow::openLesson(const QString& file) {
+QList<int> MainWindow::openLesson(const QString& nameOrFile) {
+  QString file = nameOrFile;
+  for (const QString& builtin : builtinLessonFiles())
+    if (builtin.endsWith(QLatin1Char('-') + nameOrFile + QStringLiteral(".json"))) file = builtin;
   Lesson lesson;
   try {
     lesson = readLessonFile(file);

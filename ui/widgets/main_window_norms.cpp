@@ -27,4 +27,21 @@ void MainWindow::buildGradientNormDock() {
   });
 }
 
+bool MainWindow::raiseView(const QString& name) {
+  static const std::pair<const char*, const char*> docks[] = {
+      {"gradient-norms", "gradientNormDock"},
+      {"model", "modelDock"},
+      {"help", "helpDock"},
+      {"lesson", "lessonDock"}};
+  for (const auto& [view, dockName] : docks) {
+    if (name != QLatin1String(view)) continue;
+    auto* dock = findChild<QDockWidget*>(QLatin1String(dockName));
+    if (!dock) return false;
+    dock->show();
+    dock->raise();
+    return true;
+  }
+  return false;
+}
+
 }  // namespace epsilon::ui

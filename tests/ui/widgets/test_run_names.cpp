@@ -4,6 +4,7 @@
 #include <QChart>
 #include <QImage>
 #include <QLabel>
+#include <QLogValueAxis>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
@@ -97,9 +98,9 @@ class TestRunNames : public QObject {
     QLabel* label = w.chartPanel()->legend();
     QTRY_VERIFY(label->isVisible());
     QTRY_VERIFY2(label->height() >= label->heightForWidth(label->width()),
-             qPrintable(QStringLiteral("%1 < %2")
-                            .arg(label->height())
-                            .arg(label->heightForWidth(label->width()))));
+                 qPrintable(QStringLiteral("%1 < %2")
+                                .arg(label->height())
+                                .arg(label->heightForWidth(label->width()))));
   }
 
   void exportedGridDrawsTheLegend() {
@@ -132,6 +133,33 @@ class TestRunNames : public QObject {
     QVERIFY2(epsilonAxisMax(*w.chartPanel()) < 5.0,
              qPrintable(QString::number(epsilonAxisMax(*w.chartPanel()))));
     QVERIFY(!legendPlainText(*w.chartPanel()).contains(QStringLiteral("large ε")));
+  }
+
+  void epsilonAxesTurnLogarithmicPastATwentyfoldSpan() {
+    MainWindow w(testOptions());
+    addFinishedRun(w.runModel(), QStringLiteral("ε 1"), 1.0);
+    const int big = addFinishedRun(w.runModel(), QStringLiteral("ε 28"), 28.0);
+    RunCharts* charts = w.chartPanel()->charts();
+    w.chartPanel()->redrawNow();
+    QVERIFY(charts->epsilonAxesLogarithmic());  // 28 / 1 > 20
+    QChart* chart = charts->chart(ChartKind::EpsilonVsEpoch);
+    auto* log = qobject_cast<QLogValueAxis*>(chart->axes(Qt::Vertical).first());
+    QVERIFY(log);
+    QVERIFY(log->min() <= 0.25 &&
+            log->max() >= 28.0);  // the smallest ε > 0 (epoch 1: 0.25) is shown
+    // ε = 0 at epoch 0 cannot be drawn on a log axis: 4 of the 5 points remain.
+    QCOMPARE(charts->pointCount(ChartKind::EpsilonVsEpoch, big), 4);
+
+    w.runModel()->setVisible(big, false);
+    w.chartPanel()->redrawNow();
+    QVERIFY(!charts->epsilonAxesLogarithmic());
+    QVERIFY(qobject_cast<QValueAxis*>(chart->axes(Qt::Vertical).first()));
+
+    charts->setEpsilonScale(RunCharts::EpsilonScale::Logarithmic);  // the View menu's choice
+    w.chartPanel()->redrawNow();
+    QVERIFY(charts->epsilonAxesLogarithmic());
+    QVERIFY(qobject_cast<QLogValueAxis*>(
+        charts->chart(ChartKind::AccuracyVsEpsilon)->axes(Qt::Horizontal).first()));
   }
 };
 
