@@ -2,7 +2,9 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QPixmap>
+#include <QScreen>
 #include <QTimer>
+#include <cstdio>
 
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/main_window.h"
@@ -27,15 +29,29 @@ int main(int argc, char* argv[]) {
                                       QStringLiteral("file"));
   const QCommandLineOption delay(QStringLiteral("delay"), QStringLiteral("Milliseconds before --screenshot (default 3000)."),
                                  QStringLiteral("ms"), QStringLiteral("3000"));
-  parser.addOptions({session, run, preset, screenshot, delay});
+  const QCommandLineOption tab(QStringLiteral("tab"),
+                               QStringLiteral("Show this central tab: charts or attack."),
+                               QStringLiteral("name"));
+  parser.addOptions({session, run, preset, screenshot, delay, tab});
   parser.process(app);
 
   epsilon::ui::MainWindow::Options options;
   options.offerLastSession = !parser.isSet(session) && !parser.isSet(screenshot);
   options.useSettings = !parser.isSet(screenshot);  // scripted pictures start from the defaults
   epsilon::ui::MainWindow window(options);
+  // A screen smaller than the default size (a 1280×720 projector) gets the whole screen.
+  if (const QScreen* screen = window.screen()) {
+    const QSize available = screen->availableGeometry().size();
+    if (window.width() > available.width() || window.height() > available.height())
+      window.resize(window.size().boundedTo(available));
+  }
   window.show();
   if (parser.isSet(session)) window.openSessionFrom(parser.value(session));
+  if (parser.isSet(tab) && !window.showTab(parser.value(tab))) {
+    std::fprintf(stderr, "--tab: expected charts or attack, got '%s'\n",
+                 qPrintable(parser.value(tab)));
+    return 2;
+  }
   if (parser.isSet(run)) QTimer::singleShot(0, &window, [&window] { window.startRun(false); });
   if (parser.isSet(preset))
     QTimer::singleShot(0, &window, [&window, name = parser.value(preset)] { window.runPreset(name); });

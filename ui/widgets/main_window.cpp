@@ -56,8 +56,8 @@ MainWindow::MainWindow(Options options, QWidget* parent)
   epsilonInitResources();
   setObjectName(QStringLiteral("EpsilonLabMainWindow"));
   m_charts = new ChartPanel(m_runs, this);
-  setCentralWidget(m_charts);
   buildDocks();
+  buildCentralTabs();
   buildMenus();
   statusBar()->showMessage(tr("Move a slider: ε follows at once. Run (Ctrl+R) trains; live mode retrains on every release."));
 

@@ -17,9 +17,12 @@ class QAction;
 class QDockWidget;
 class QProgressBar;
 class QPushButton;
+class QTabWidget;
 
 namespace epsilon::ui {
 
+class AttackController;
+class AttackView;
 class ChartPanel;
 class DecisionBoundaryView;
 class ExperimentPanel;
@@ -49,6 +52,11 @@ class MainWindow : public QMainWindow {
   TrainingController* controller() const { return m_controller; }
   DecisionBoundaryView* boundaryView() const { return m_boundary; }
   ImageStrip* imageStrip() const { return m_images; }
+  AttackView* attackView() const { return m_attackView; }
+  AttackController* attackController() const { return m_attackController; }
+  QTabWidget* centralTabs() const { return m_tabs; }
+  // Shows the central tab whose title is `name` ("Charts", "Attack"; case-insensitive).
+  bool showTab(const QString& name);
   QUndoStack* undoStack() const { return m_undo; }
   QString lastError() const { return m_lastError; }
 
@@ -74,6 +82,7 @@ class MainWindow : public QMainWindow {
 
  private:
   void buildDocks();
+  void buildCentralTabs();
   void buildMenus();
   void buildPresetsMenu();
   void updateReadout();
@@ -99,6 +108,9 @@ class MainWindow : public QMainWindow {
   RunsView* m_runsView = nullptr;
   DecisionBoundaryView* m_boundary = nullptr;
   ImageStrip* m_images = nullptr;
+  QTabWidget* m_tabs = nullptr;
+  AttackView* m_attackView = nullptr;
+  AttackController* m_attackController = nullptr;
   QTimer* m_liveDebounce;
   QAction* m_liveAction = nullptr;
   QAction* m_presentationAction = nullptr;
