@@ -44,7 +44,7 @@ QString epsilonComparisonText(const RunRecord& run) {
         .arg(accountantText(c->epsilonUpperBound, c->privacyLabel));
   }
   const EvalPoint* last = run.lastEval();
-  return tr("measured ε̂: not audited (\"Audit with canaries\") · %1")
+  return tr("measured ε̂: not audited yet · %1")
       .arg(accountantText(last ? last->epsilon : kNaN, run.privacyLabel));
 }
 
@@ -53,10 +53,8 @@ QString attackSummaryHtml(const RunRecord& run, const QString& shownName, const 
                      .arg(run.color.isEmpty() ? QStringLiteral("#000000") : run.color,
                           shownName.toHtmlEscaped());
   if (run.attack) {
-    html += tr("Loss-threshold attack on %1 members vs %2 test examples:<br>")
-                .arg(run.attack->members)
-                .arg(run.attack->nonMembers);
-    html += attackNumbersText(*run.attack).toHtmlEscaped();
+    html += attackNumbersText(*run.attack).toHtmlEscaped() +
+            tr(" (n = %1 + %2)").arg(run.attack->members).arg(run.attack->nonMembers);
   } else {
     html +=
         QStringLiteral("<i>%1</i>").arg(tr("No attack result: %1").arg(missing).toHtmlEscaped());

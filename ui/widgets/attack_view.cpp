@@ -5,14 +5,16 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QGridLayout>
-#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QMap>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QTextDocument>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -29,6 +31,7 @@ namespace epsilon::ui {
 
 namespace {
 constexpr int kRefreshIntervalMs = 250;  // the tab follows statuses, not every lot
+constexpr int kSideBySideWidth = 800;    // narrower: the numbers go under the chart
 }  // namespace
 
 AttackView::AttackView(RunModel* model, AttackController* controller, QWidget* parent)
@@ -38,12 +41,17 @@ AttackView::AttackView(RunModel* model, AttackController* controller, QWidget* p
       m_chartView(new QChartView(this)),
       m_refreshTimer(new QTimer(this)) {
   m_chartView->setRenderHint(QPainter::Antialiasing);
-  m_chartView->setMinimumSize(360, 300);
+  m_chartView->setMinimumSize(240, 220);
   m_chartView->setObjectName(QStringLiteral("attackChart"));
+  m_splitter = new QSplitter(Qt::Horizontal, this);
+  m_splitter->addWidget(m_chartView);
+  m_splitter->addWidget(buildSidePanel());
+  m_splitter->setStretchFactor(0, 3);
+  m_splitter->setStretchFactor(1, 2);
+  m_splitter->setChildrenCollapsible(false);
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
-  layout->addWidget(m_chartView, 3);
-  layout->addWidget(buildSidePanel(), 2);
+  layout->addWidget(m_splitter);
 
   m_refreshTimer->setSingleShot(true);
   m_refreshTimer->setInterval(kRefreshIntervalMs);
@@ -55,7 +63,7 @@ AttackView::AttackView(RunModel* model, AttackController* controller, QWidget* p
   connect(m_controller, &AttackController::attackFailed, this,
           [this](int runId, const QString& message) {
             const RunRecord* run = m_model->run(runId);
-            m_status->setText(
+            setStatus(
                 tr("Attack on %1 failed: %2").arg(run ? run->name : tr("a removed run"), message));
             scheduleRefresh();
           });
@@ -70,11 +78,21 @@ QWidget* AttackView::buildSidePanel() {
   auto* side = new QWidget(this);
   auto* column = new QVBoxLayout(side);
   column->setContentsMargins(4, 0, 0, 0);
-  m_logAxes =
-      new QCheckBox(tr("Log-log axes (the low false-positive end, where attacks matter)"), side);
+  m_logAxes = new QCheckBox(tr("Log-log axes"), side);
+  m_logAxes->setToolTip(
+      tr("Log-log axes show the low false-positive end, where an attack that matters "
+         "(few false accusations) lives; linear axes show the whole curve"));
   m_logAxes->setChecked(true);
   connect(m_logAxes, &QCheckBox::toggled, this, &AttackView::refreshNow);
-  column->addWidget(m_logAxes);
+  m_compute = new QPushButton(tr("Compute attack"), side);
+  m_compute->setToolTip(
+      tr("Run the loss-threshold attack on the shown runs that have no result yet "
+         "(needs the run's trained model, kept for runs trained in this session)"));
+  connect(m_compute, &QPushButton::clicked, this, &AttackView::computeMissing);
+  auto* top = new QHBoxLayout;
+  top->addWidget(m_logAxes);
+  top->addWidget(m_compute);
+  column->addLayout(top);
 
   m_summary = new QLabel(side);
   m_summary->setObjectName(QStringLiteral("attackSummary"));
@@ -88,40 +106,60 @@ QWidget* AttackView::buildSidePanel() {
   scroll->setFrameShape(QFrame::NoFrame);
   column->addWidget(scroll, 1);
 
-  m_compute = new QPushButton(tr("Compute attack"), side);
-  m_compute->setToolTip(
-      tr("Run the loss-threshold attack on the shown runs that have no result yet "
-         "(needs the run's trained model, kept for runs trained in this session)"));
-  connect(m_compute, &QPushButton::clicked, this, &AttackView::computeMissing);
-  column->addWidget(m_compute);
-
-  auto* box = new QGroupBox(tr("Measure ε̂ with canaries (one-run audit)"), side);
-  auto* grid = new QGridLayout(box);
-  m_canaries = new QSpinBox(box);
+  m_canaries = new QSpinBox(side);
   m_canaries->setRange(10, 100000);
   m_canaries->setValue(1000);
+  m_canaries->setSuffix(tr(" canaries"));
   m_canaries->setToolTip(tr("m: canaries added to the training set, each with probability ½"));
-  m_kind = new QComboBox(box);
-  m_kind->addItem(tr("mislabelled images"), QStringLiteral("mislabel"));
-  m_kind->addItem(tr("noise images (out of distribution)"), QStringLiteral("ood"));
-  m_audit = new QPushButton(tr("Audit with canaries"), box);
-  m_cancelAudit = new QPushButton(tr("Cancel audit"), box);
-  m_progress = new QProgressBar(box);
-  m_progress->setRange(0, 100);
-  m_progress->hide();
-  m_status = new QLabel(box);
-  m_status->setWordWrap(true);
-  grid->addWidget(new QLabel(tr("Canaries"), box), 0, 0);
-  grid->addWidget(m_canaries, 0, 1);
-  grid->addWidget(m_kind, 0, 2);
-  grid->addWidget(m_audit, 1, 0, 1, 2);
-  grid->addWidget(m_cancelAudit, 1, 2);
-  grid->addWidget(m_progress, 2, 0, 1, 3);
-  grid->addWidget(m_status, 3, 0, 1, 3);
+  m_kind = new QComboBox(side);
+  m_kind->addItem(tr("mislabelled"), QStringLiteral("mislabel"));
+  m_kind->addItem(tr("noise (OOD)"), QStringLiteral("ood"));
+  m_kind->setToolTip(
+      tr("Canaries: training images with a random wrong label, or noise images "
+         "(out of distribution) with a random label"));
+  m_audit = new QPushButton(tr("Audit with canaries"), side);
+  m_cancelAudit = new QPushButton(tr("Cancel"), side);
+  m_cancelAudit->setToolTip(tr("Stop the canary audit; the run keeps what it had"));
   connect(m_audit, &QPushButton::clicked, this, &AttackView::startAudit);
   connect(m_cancelAudit, &QPushButton::clicked, m_controller, &AttackController::cancelCanaryAudit);
-  column->addWidget(box);
+  m_auditControls = new QGridLayout;
+  arrangeAuditControls(false);
+  column->addLayout(m_auditControls);
+  m_progress = new QProgressBar(side);
+  m_progress->setRange(0, 100);
+  m_progress->hide();
+  m_status = new QLabel(side);
+  m_status->setWordWrap(true);
+  m_status->hide();
+  column->addWidget(m_progress);
+  column->addWidget(m_status);
   return side;
+}
+
+void AttackView::arrangeAuditControls(bool oneRow) {
+  for (QWidget* w : {static_cast<QWidget*>(m_canaries), static_cast<QWidget*>(m_kind),
+                     static_cast<QWidget*>(m_audit), static_cast<QWidget*>(m_cancelAudit)})
+    m_auditControls->removeWidget(w);
+  m_auditControls->addWidget(m_canaries, 0, 0);
+  m_auditControls->addWidget(m_kind, 0, 1);
+  m_auditControls->addWidget(m_audit, oneRow ? 0 : 1, oneRow ? 2 : 0);
+  m_auditControls->addWidget(m_cancelAudit, oneRow ? 0 : 1, oneRow ? 3 : 1);
+}
+
+void AttackView::setStatus(const QString& text) {
+  m_status->setText(text);
+  m_status->setVisible(!text.isEmpty());
+}
+
+void AttackView::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  // Beside the docks on a small screen the tab is narrow: the numbers then go under the chart.
+  const Qt::Orientation orientation = width() < kSideBySideWidth ? Qt::Vertical : Qt::Horizontal;
+  if (m_splitter->orientation() == orientation) return;
+  m_splitter->setOrientation(orientation);
+  arrangeAuditControls(orientation == Qt::Vertical);
+  const int extent = orientation == Qt::Vertical ? height() : width();
+  m_splitter->setSizes({extent / 2, extent / 2});
 }
 
 void AttackView::setRuns(const QList<int>& runIds) {
@@ -166,19 +204,34 @@ void AttackView::refreshNow() {
     // The legend names each run once: runs that share a name get their id.
     const QString name =
         nameCount[run.name] > 1 ? tr("%1 (#%2)").arg(run.name).arg(run.id) : run.name;
-    if (run.attack)
-      curves.push_back({tr("%1 (AUC %2)").arg(name, QString::number(run.attack->auc, 'f', 3)),
-                        run.color, run.attack->roc, run.attack->bound});
+    if (run.attack) curves.push_back({name, run.color, run.attack->roc, run.attack->bound});
     html += attackSummaryHtml(run, name, missingReason(id));
   }
   m_figure =
-      attackFigure(tr("Membership inference: loss-threshold attack under the accountant's bound"),
-                   curves, m_logAxes->isChecked());
+      attackFigure(tr("Attack ROC under the accountant's bound"), curves, m_logAxes->isChecked());
   std::unique_ptr<QChart> previous(m_chartView->chart());  // setChart hands the old chart back
   m_chartView->setChart(buildFigureChart(m_figure).release());
+  hideBoundsFromLegend();
+  const QString key =
+      tr("<p><small>Thin lines: the loss-threshold attack's ROC (Yeom et al. 2018). Bold: "
+         "the accountant's bound for that run, which no attack can cross. Dashed: "
+         "chance.</small></p>");
   m_summary->setText(html.isEmpty() ? tr("No runs yet: train one, then its attack appears here.")
-                                    : html);
+                                    : key + html);
   updateButtons();
+}
+
+void AttackView::hideBoundsFromLegend() {
+  // The legend names each run once, beside the plot; the bold bounds share their runs' colours
+  // and the key above the numbers says what they are, so they take no legend rows.
+  QChart* chart = m_chartView->chart();
+  chart->legend()->setAlignment(Qt::AlignRight);
+  const QList<QAbstractSeries*> series = chart->series();
+  for (qsizetype i = 0; i < series.size() && i < static_cast<qsizetype>(m_figure.series.size());
+       ++i) {
+    if (m_figure.series[static_cast<std::size_t>(i)].line != FigureLine::Bold) continue;
+    for (QLegendMarker* marker : chart->legend()->markers(series[i])) marker->setVisible(false);
+  }
 }
 
 QString AttackView::summaryText() const {
@@ -226,31 +279,29 @@ void AttackView::startAudit() {
   options.kind = audit::parseCanaryKind(m_kind->currentData().toString().toStdString());
   QString why;
   if (!m_controller->startCanaryAudit(ids.first(), options, &why)) {
-    m_status->setText(tr("Cannot start the audit: %1").arg(why));
+    setStatus(tr("Cannot start the audit: %1").arg(why));
     return;
   }
   m_progress->setValue(0);
   m_progress->show();
-  m_status->setText(
-      tr("Auditing %1: preparing the canaries…").arg(m_model->run(ids.first())->name));
+  setStatus(tr("Auditing %1: preparing the canaries…").arg(m_model->run(ids.first())->name));
   updateButtons();
 }
 
 void AttackView::onAuditProgress(int runId, double fraction, const QString& message) {
   const RunRecord* run = m_model->run(runId);
   m_progress->setValue(static_cast<int>(fraction * 100.0));
-  m_status->setText(tr("Auditing %1: %2").arg(run ? run->name : QString(), message));
+  setStatus(tr("Auditing %1: %2").arg(run ? run->name : QString(), message));
 }
 
 void AttackView::onAuditEnded(int runId, const QString& message) {
   const RunRecord* run = m_model->run(runId);
   m_progress->hide();
   if (message.isEmpty() && run && run->canaryAudit)
-    m_status->setText(
-        tr("Audit of %1 done: ε̂ ≥ %2")
-            .arg(run->name, QString::number(run->canaryAudit->epsilonLowerBound, 'f', 2)));
+    setStatus(tr("Audit of %1 done: ε̂ ≥ %2")
+                  .arg(run->name, QString::number(run->canaryAudit->epsilonLowerBound, 'f', 2)));
   else
-    m_status->setText(tr("Audit stopped: %1").arg(message));
+    setStatus(tr("Audit stopped: %1").arg(message));
   updateButtons();
   scheduleRefresh();
 }

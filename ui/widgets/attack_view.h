@@ -13,10 +13,12 @@
 
 class QCheckBox;
 class QComboBox;
+class QGridLayout;
 class QLabel;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
+class QSplitter;
 class QTimer;
 QT_BEGIN_NAMESPACE
 class QChartView;
@@ -47,9 +49,15 @@ class AttackView : public QWidget {
   QPushButton* cancelAuditButton() const { return m_cancelAudit; }
   QSpinBox* canaryCount() const { return m_canaries; }
 
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
  private:
   QWidget* buildSidePanel();
+  void arrangeAuditControls(bool oneRow);
+  void setStatus(const QString& text);
   void scheduleRefresh();
+  void hideBoundsFromLegend();
   void computeMissing();
   void startAudit();
   void onAuditProgress(int runId, double fraction, const QString& message);
@@ -62,6 +70,7 @@ class AttackView : public QWidget {
   QList<int> m_selected;
   Figure m_figure;
   QChartView* m_chartView;
+  QSplitter* m_splitter = nullptr;
   QCheckBox* m_logAxes = nullptr;
   QLabel* m_summary = nullptr;
   QPushButton* m_compute = nullptr;
@@ -69,6 +78,7 @@ class AttackView : public QWidget {
   QPushButton* m_cancelAudit = nullptr;
   QSpinBox* m_canaries = nullptr;
   QComboBox* m_kind = nullptr;
+  QGridLayout* m_auditControls = nullptr;
   QProgressBar* m_progress = nullptr;
   QLabel* m_status = nullptr;
   QTimer* m_refreshTimer;

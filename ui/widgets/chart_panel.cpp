@@ -29,7 +29,7 @@ ChartPanel::ChartPanel(RunModel* model, QWidget* parent)
     const int k = static_cast<int>(kind);
     auto* view = new QChartView(m_charts->chart(kind), this);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(280, 200);
+    view->setMinimumSize(240, 180);  // four fit beside the docks on a 1280×720 screen
     view->setObjectName(chartFileStem(kind));
     m_views[k] = view;
     grid->addWidget(view, k / 2, k % 2);

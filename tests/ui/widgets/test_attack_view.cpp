@@ -115,8 +115,9 @@ class TestAttackView : public QObject {
     // The DP run's bound, one ROC per run, chance; the non-private run has no bound to draw.
     QCOMPARE(series.size(), 4);
     QCOMPARE(names.filter(QStringLiteral("bound: DP σ 1")).size(), 1);
-    QCOMPARE(names.filter(QStringLiteral("memorising (AUC")).size(), 1);
-    QCOMPARE(names.filter(QRegularExpression(QStringLiteral("^DP σ 1 \\(AUC"))).size(), 1);
+    QCOMPARE(names.filter(QStringLiteral("memorising")).size(), 1);
+    QVERIFY(names.contains(QStringLiteral("DP σ 1")));
+    QVERIFY(names.contains(QStringLiteral("memorising")));
     QVERIFY(names.contains(QStringLiteral("chance")));
     // Each run's curves are drawn in the run's own colour.
     for (QAbstractSeries* s : series) {
