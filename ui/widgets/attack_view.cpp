@@ -106,6 +106,22 @@ QWidget* AttackView::buildSidePanel() {
   scroll->setFrameShape(QFrame::NoFrame);
   column->addWidget(scroll, 1);
 
+  buildAuditControls(side);
+  m_auditControls = new QGridLayout;
+  arrangeAuditControls(false);
+  column->addLayout(m_auditControls);
+  m_progress = new QProgressBar(side);
+  m_progress->setRange(0, 100);
+  m_progress->hide();
+  m_status = new QLabel(side);
+  m_status->setWordWrap(true);
+  m_status->hide();
+  column->addWidget(m_progress);
+  column->addWidget(m_status);
+  return side;
+}
+
+void AttackView::buildAuditControls(QWidget* side) {
   m_canaries = new QSpinBox(side);
   m_canaries->setRange(10, 100000);
   m_canaries->setValue(1000);
@@ -122,18 +138,6 @@ QWidget* AttackView::buildSidePanel() {
   m_cancelAudit->setToolTip(tr("Stop the canary audit; the run keeps what it had"));
   connect(m_audit, &QPushButton::clicked, this, &AttackView::startAudit);
   connect(m_cancelAudit, &QPushButton::clicked, m_controller, &AttackController::cancelCanaryAudit);
-  m_auditControls = new QGridLayout;
-  arrangeAuditControls(false);
-  column->addLayout(m_auditControls);
-  m_progress = new QProgressBar(side);
-  m_progress->setRange(0, 100);
-  m_progress->hide();
-  m_status = new QLabel(side);
-  m_status->setWordWrap(true);
-  m_status->hide();
-  column->addWidget(m_progress);
-  column->addWidget(m_status);
-  return side;
 }
 
 void AttackView::arrangeAuditControls(bool oneRow) {

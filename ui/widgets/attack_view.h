@@ -54,6 +54,7 @@ class AttackView : public QWidget {
 
  private:
   QWidget* buildSidePanel();
+  void buildAuditControls(QWidget* side);
   void arrangeAuditControls(bool oneRow);
   void setStatus(const QString& text);
   void scheduleRefresh();
