@@ -5,12 +5,36 @@
 #include <QScreen>
 #include <QTimer>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/main_window.h"
 
+namespace {
+
+// QGuiApplication takes "-session ID" / "--session ID" out of the arguments for X11 session
+// management before our parser sees them, so "--session FILE" opened nothing: it is handed
+// over as "--session=FILE", which Qt leaves alone.
+std::vector<std::string> protectSessionOption(int argc, char* argv[]) {
+  std::vector<std::string> args(argv, argv + argc);
+  for (std::size_t i = 1; i + 1 < args.size(); ++i) {
+    if (args[i] == "--session" || args[i] == "-session") {
+      args[i] = "--session=" + args[i + 1];
+      args.erase(args.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+    }
+  }
+  return args;
+}
+
+}  // namespace
+
 int main(int argc, char* argv[]) {
-  QApplication app(argc, argv);
+  std::vector<std::string> args = protectSessionOption(argc, argv);
+  std::vector<char*> pointers;
+  for (std::string& a : args) pointers.push_back(a.data());
+  int count = static_cast<int>(pointers.size());
+  QApplication app(count, pointers.data());
   QApplication::setApplicationName(QStringLiteral("EpsilonLab"));
   QApplication::setOrganizationName(QStringLiteral("EpsilonLab"));
   QApplication::setApplicationVersion(QStringLiteral(EPSILON_VERSION));
