@@ -11,8 +11,13 @@ std::vector<QPointF> floored(const std::vector<QPointF>& points, bool logAxes) {
   if (!logAxes) return points;
   std::vector<QPointF> out;
   out.reserve(points.size());
-  for (const QPointF& p : points)
+  for (const QPointF& p : points) {
+    // An empirical FPR of 0 only says "below 1/n" for n non-members: drawn at the floor it
+    // would claim a TPR at FPR 1e-4 that was never measured, and could seem to cross the
+    // bound there. The curve starts at its first measured FPR instead.
+    if (p.x() <= 0.0) continue;
     out.emplace_back(std::max(kAttackRateFloor, p.x()), std::max(kAttackRateFloor, p.y()));
+  }
   return out;
 }
 
@@ -55,9 +60,9 @@ Figure attackFigure(const QString& title, const std::vector<AttackCurve>& curves
                              floored(curve.bound, logAxes), curve.color});
   }
   for (const AttackCurve& curve : curves) {
-    if (curve.roc.empty()) continue;
-    figure.series.push_back(
-        {curve.name, FigureLine::Solid, floored(curve.roc, logAxes), curve.color});
+    std::vector<QPointF> roc = floored(curve.roc, logAxes);
+    if (roc.empty()) continue;
+    figure.series.push_back({curve.name, FigureLine::Solid, std::move(roc), curve.color});
   }
   // Chance: an attacker who guesses "member" at random has TPR = FPR.
   FigureSeries chance{QStringLiteral("chance"), FigureLine::Dashed, {}, QStringLiteral("#808080")};

@@ -29,7 +29,8 @@ inline constexpr double kAttackRateFloor = 1e-4;
 std::vector<QPointF> curvePoints(std::span<const double> x, std::span<const double> y);
 
 // The chart: for each curve its bound (bold, the run's colour) and its ROC (solid), then the
-// chance line (dashed). Log-log axes from kAttackRateFloor to 1, or linear axes from 0 to 1.
+// chance line (dashed). Log-log axes from kAttackRateFloor to 1 (rates below it drawn at it; ROC
+// points at FPR 0 left out, as unmeasurable there), or linear axes from 0 to 1.
 Figure attackFigure(const QString& title, const std::vector<AttackCurve>& curves, bool logAxes);
 
 // The CLI's audit chart: the real members' and the canaries' ROC over the audited run's

@@ -172,8 +172,11 @@ class TestAttackRecord : public QObject {
     QCOMPARE(log.series[3].name, QStringLiteral("chance"));
     QVERIFY(log.x.log && log.y.log);
     QCOMPARE(log.x.min, kAttackRateFloor);
-    // Log axes cannot show 0: the ROC's (0, 0) is drawn at the floor.
-    QCOMPARE(log.series[1].points.front(), QPointF(kAttackRateFloor, kAttackRateFloor));
+    // Log axes cannot show FPR 0 (with n non-members it only means "below 1/n"): the ROC
+    // starts at its first measured FPR, so it never seems to cross the bound at the edge.
+    QCOMPARE(log.series[1].points.front(), QPointF(0.0025, 0.0078125));
+    QCOMPARE(log.series[1].points.size(), dp.attack->roc.size() - 1);
+    QCOMPARE(log.series[0].points.front(), QPointF(1e-4, 0.003));
     const Figure linear = attackFigure(QStringLiteral("t"), {withBound, without}, false);
     QVERIFY(!linear.x.log);
     QCOMPARE(linear.x.min, 0.0);
