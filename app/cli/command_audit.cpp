@@ -14,7 +14,7 @@
 
 #include "audit_plot.h"
 #include "cli_options.h"
-#include "core/audit/run_profile.h"
+#include "core/audit/run_attack.h"
 #include "core/common/errors.h"
 #include "core/data/registry.h"
 #include "experiment_json.h"
@@ -170,14 +170,9 @@ void writeOutputs(const QCommandLineParser& parser, const audit::AuditResult& re
                         QJsonDocument(full).toJson(QJsonDocument::Indented));
   }
   if (parser.isSet(QStringLiteral("plot"))) {
-    // The profile δ(ε) up to a few times the run's ε, where the envelope is decided.
-    const double top = std::isfinite(result.upper.epsilon)
-                           ? std::min(60.0, 3.0 * result.upper.epsilon + 1.0)
-                           : 1.0;
-    const privacy::PrivacyProfile profile =
-        audit::runPrivacyProfile(result.run, privacy::epsilonGrid(top, 241));
     const QString path = parser.value(QStringLiteral("plot"));
-    const QString error = plotAudit(result, profile, options.confidence, path);
+    const QString error =
+        plotAudit(result, audit::runTradeoffBound(result.run), options.confidence, path);
     if (!error.isEmpty()) throw UsageError("--plot: " + error.toStdString());
   }
 }

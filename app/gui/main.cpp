@@ -53,6 +53,9 @@ struct Flags {
       QStringLiteral("view"),
       QStringLiteral("Bring a view to the front: gradient-norms, model, help, lesson."),
       QStringLiteral("name")};
+  QCommandLineOption tab{QStringLiteral("tab"),
+                         QStringLiteral("Show this central tab: charts or attack."),
+                         QStringLiteral("name")};
   QCommandLineOption screenshot{
       QStringLiteral("screenshot"),
       QStringLiteral("Save a picture of the window to this file after --delay ms, then quit."),
@@ -79,7 +82,7 @@ int main(int argc, char* argv[]) {
   parser.addVersionOption();
   const Flags flags;
   parser.addOptions({flags.session, flags.run, flags.preset, flags.lesson, flags.presentation,
-                     flags.size, flags.view, flags.screenshot, flags.delay});
+                     flags.size, flags.view, flags.tab, flags.screenshot, flags.delay});
   parser.process(app);
 
   const bool scripted = parser.isSet(flags.screenshot);
@@ -96,6 +99,11 @@ int main(int argc, char* argv[]) {
       std::fprintf(stderr, "epsilonlab: cannot open the session: %s\n", qPrintable(error));
       if (scripted) return 2;
     }
+  }
+  if (parser.isSet(flags.tab) && !window.showTab(parser.value(flags.tab))) {
+    std::fprintf(stderr, "epsilonlab: --tab: expected charts or attack, got '%s'\n",
+                 qPrintable(parser.value(flags.tab)));
+    return 2;
   }
   QTimer::singleShot(0, &window, [&] {
     if (parser.isSet(flags.run)) window.startRun(false);

@@ -79,7 +79,7 @@ double oneRunPValue(long long m, long long r, long long v, double epsilon, doubl
   const double beta = tailFromLogs(r, v, logQ, log1mQ);
   if (delta == 0.0) return beta;
   // α = max_i P[v − i ≤ B < v]/i: the δ term's worst spread of the δ mass over the i
-  // outcomes just below v (Steinke et al. 2023, Appendix D).
+  // outcomes just below v (Steinke et al. 2023, the p-value routine in the paper's appendix).
   double alpha = 0.0;
   double below = 0.0;
   for (long long i = 1; i <= v; ++i) {

@@ -13,8 +13,10 @@ namespace epsilon::audit {
 double binomialUpperTail(long long r, long long v, double q);
 
 // p-value of observing ≥ v correct of r guesses on m canaries if training is (ε, δ)-DP
-// (Steinke et al. 2023, main theorem for approximate DP and the p-value procedure of their
-// Appendix D): with q = e^ε/(1 + e^ε), β = P[Binomial(r, q) ≥ v] and
+// (Steinke et al. 2023, §3: their main result for approximate DP, the binomial tail plus a δ
+// term, evaluated by the p-value routine printed in the paper's appendix; no theorem or
+// appendix number is given here because none could be checked against the paper itself):
+// with q = e^ε/(1 + e^ε), β = P[Binomial(r, q) ≥ v] and
 // α = max_{1≤i≤v} P[v − i ≤ Binomial(r, q) < v] / i, p = min(1, β + 2·m·δ·α).
 // Throws PrivacyError naming "canaries", "guesses", "correct", "epsilon" or "delta" unless
 // 0 ≤ v ≤ r ≤ m, ε ≥ 0 and δ ∈ [0, 1].

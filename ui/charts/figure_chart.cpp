@@ -57,7 +57,7 @@ QAbstractAxis* makeAxis(const FigureAxis& spec, std::pair<double, double> range)
 
 }  // namespace
 
-QString plotFigureToFile(const Figure& figure, const QString& path, QSize size, int dpi) {
+std::unique_ptr<QChart> buildFigureChart(const Figure& figure) {
   auto chart = std::make_unique<QChart>();
   chart->setTitle(figure.title);
   QAbstractAxis* x = makeAxis(figure.x, rangeOf(figure.x, figure, true));
@@ -72,12 +72,18 @@ QString plotFigureToFile(const Figure& figure, const QString& path, QSize size, 
     series->setName(s.name);
     for (const QPointF& p : s.points)
       if ((!figure.x.log || p.x() > 0) && (!figure.y.log || p.y() > 0)) series->append(p);
-    series->setPen(penFor(s.line, palette[index++ % std::size(palette)]));
+    const QColor fallback = palette[index++ % std::size(palette)];
+    series->setPen(penFor(s.line, s.color.isEmpty() ? fallback : QColor(s.color)));
     chart->addSeries(series);
     series->attachAxis(x);
     series->attachAxis(y);
   }
   chart->legend()->setAlignment(Qt::AlignBottom);
+  return chart;
+}
+
+QString plotFigureToFile(const Figure& figure, const QString& path, QSize size, int dpi) {
+  const std::unique_ptr<QChart> chart = buildFigureChart(figure);
   QChart* drawn = chart.get();
   return exportDrawing([drawn](QPainter& painter, const QRectF& target) { renderChart(drawn, painter, target); },
                        path, size, dpi, figure.title);

@@ -198,6 +198,20 @@ void RunModel::setProgress(int id, double progress, double elapsedSeconds) {
   }
 }
 
+void RunModel::setAttack(int id, const AttackRecord& attack) {
+  if (RunRecord* r = find(id)) {
+    r->attack = attack;
+    Q_EMIT attackChanged(id);
+  }
+}
+
+void RunModel::setCanaryAudit(int id, const CanaryAuditRecord& audit) {
+  if (RunRecord* r = find(id)) {
+    r->canaryAudit = audit;
+    Q_EMIT attackChanged(id);
+  }
+}
+
 void RunModel::setPrivacyLabel(int id, const QString& label) {
   if (RunRecord* r = find(id)) r->privacyLabel = label;
 }

@@ -47,6 +47,9 @@ class RunModel : public QAbstractTableModel {
   void appendEval(int id, const EvalPoint& point);
   void appendLosses(int id, const std::vector<LossPoint>& points);
   void setVisible(int id, bool visible);
+  // The run's membership attack and canary audit results (the Attack tab shows them).
+  void setAttack(int id, const AttackRecord& attack);
+  void setCanaryAudit(int id, const CanaryAuditRecord& audit);
   void rename(int id, const QString& name);
 
   // The colour the next run gets: a palette that stays apart on a projector.
@@ -57,6 +60,8 @@ class RunModel : public QAbstractTableModel {
   void historyChanged(int id);
   // Runs were added, removed, shown or hidden.
   void runsChanged();
+  // A run's attack or canary audit result was set.
+  void attackChanged(int id);
   // A run left the model (takeRun or clear): whoever trains it lets it go.
   void runRemoved(int id);
 

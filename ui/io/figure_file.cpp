@@ -3,6 +3,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 
 #include "core/common/errors.h"
 #include "ui/io/json_reader.h"
@@ -43,7 +44,7 @@ FigureAxis readAxis(JsonReader r) {
 }
 
 FigureSeries readSeries(JsonReader r) {
-  r.allowOnly({"name", "line", "points"});
+  r.allowOnly({"name", "line", "points", "color"});
   FigureSeries series;
   series.name = r.string(QStringLiteral("name"), true);
   const QString line = r.string(QStringLiteral("line"), false, QStringLiteral("solid"));
@@ -51,6 +52,11 @@ FigureSeries readSeries(JsonReader r) {
   else if (line == QLatin1String("bold")) series.line = FigureLine::Bold;
   else if (line != QLatin1String("solid"))
     r.fail(QStringLiteral("line"), QStringLiteral("expected solid, dashed or bold, found '%1'").arg(line));
+  series.color = r.string(QStringLiteral("color"), false, {}, true);
+  static const QRegularExpression kColour(QStringLiteral("^(#[0-9a-fA-F]{6})?$"));
+  if (!kColour.match(series.color).hasMatch())
+    r.fail(QStringLiteral("color"),
+           QStringLiteral("expected a colour like \"#0072b2\", found \"%1\"").arg(series.color));
   const QJsonArray points = r.array(QStringLiteral("points"), true);
   if (points.isEmpty()) r.fail(QStringLiteral("points"), QStringLiteral("expected at least one point"));
   for (qsizetype i = 0; i < points.size(); ++i) {
@@ -92,7 +98,9 @@ void saveFigure(const QString& path, const Figure& figure) {
   for (const FigureSeries& s : figure.series) {
     QJsonArray points;
     for (const QPointF& p : s.points) points.append(QJsonArray{p.x(), p.y()});
-    series.append(QJsonObject{{"name", s.name}, {"line", lineName(s.line)}, {"points", points}});
+    QJsonObject object{{"name", s.name}, {"line", lineName(s.line)}, {"points", points}};
+    if (!s.color.isEmpty()) object.insert(QStringLiteral("color"), s.color);
+    series.append(object);
   }
   const QJsonObject json{{"format", QString::fromLatin1(kFigureFormat)}, {"version", kFigureVersion},
                          {"title", figure.title},  {"x", axisToJson(figure.x)},

@@ -17,6 +17,7 @@ struct FigureSeries {
   QString name;
   FigureLine line = FigureLine::Solid;
   std::vector<QPointF> points;
+  QString color;  // "#rrggbb"; empty: the chart's palette picks one
 };
 
 struct FigureAxis {
@@ -35,8 +36,8 @@ struct Figure {
 
 // Writes atomically (QSaveFile); throws DataError naming the file when it cannot.
 void saveFigure(const QString& path, const Figure& figure);
-// Strict: unknown keys, wrong types, a log axis with a range below or at 0, or a series
-// without points are ConfigErrors naming the file and the key path.
+// Strict: unknown keys, wrong types, a log axis with a range below or at 0, a series
+// without points or a colour not like "#rrggbb" are ConfigErrors naming the file and key path.
 Figure loadFigure(const QString& path);
 
 }  // namespace epsilon::ui

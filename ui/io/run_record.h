@@ -3,10 +3,11 @@
 // every copy in the GUI; the CLI builds them from results for files and plots.
 #pragma once
 
+#include <QPointF>
 #include <QString>
-
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "core/train/experiment_config.h"
@@ -42,6 +43,39 @@ struct LossPoint {
   double loss = kNaN;
 };
 
+// The loss-threshold membership attack on the run's final model (Yeom et al. 2018), computed
+// when the run finished: what the Attack tab draws. The numbers are exact (from the full ROC);
+// the ROC is thinned for drawing (audit::thinRoc).
+struct AttackRecord {
+  double auc = 0.5;
+  double tprAt1Percent = 0.0;   // TPR at FPR ≤ 1%
+  double tprAt01Percent = 0.0;  // TPR at FPR ≤ 0.1%
+  double advantage = 0.0;       // best threshold's TPR − FPR
+  long long members = 0;
+  long long nonMembers = 0;
+  std::vector<QPointF> roc;    // (FPR, TPR)
+  std::vector<QPointF> bound;  // the accountant's TPR bound; empty for a run without noise
+};
+
+// The one-run audit of the run's configuration (Steinke, Nasr & Jagielski 2023): a second
+// training run with m canaries, each in with probability ½; ε̂ from r guesses, v correct.
+struct CanaryAuditRecord {
+  double epsilonLowerBound = 0.0;  // ε̂
+  double confidence = 0.95;
+  long long canaries = 0;  // m
+  QString canaryKind;      // "mislabel" or "ood"
+  long long included = 0;
+  long long guesses = 0;  // r
+  long long correct = 0;  // v
+  long long k = 0;        // k₊ = k₋ chosen over the grid (Bonferroni-corrected)
+  double canaryAuc = 0.5;
+  double epsilonUpperBound = kNaN;  // the audited run's accountant ε (∞ without noise)
+  double delta = 0.0;
+  QString privacyLabel;  // its δ, accountant and sampling, e.g. "δ = 1e-5 · RDP · Poisson sampling"
+  double testAccuracy = kNaN;
+  double seconds = 0.0;  // training and attack
+};
+
 struct RunRecord {
   int id = 0;
   QString name;
@@ -56,6 +90,8 @@ struct RunRecord {
   std::vector<EvalPoint> evals;
   std::vector<LossPoint> losses;
   double elapsedSeconds = 0;
+  std::optional<AttackRecord> attack;            // absent: not attacked (e.g. older sessions)
+  std::optional<CanaryAuditRecord> canaryAudit;  // absent: never audited with canaries
 
   const EvalPoint* lastEval() const { return evals.empty() ? nullptr : &evals.back(); }
   bool isActive() const { return status == RunStatus::Queued || status == RunStatus::Running; }

@@ -10,6 +10,7 @@
 
 #include <cmath>
 
+#include "ui/io/attack_record.h"
 #include "ui/io/csv_writer.h"
 #include "ui/io/eval_point_json.h"
 #include "ui/io/experiment_json.h"
@@ -56,7 +57,7 @@ QJsonObject runToJson(const RunRecord& run) {
   for (const auto& e : run.evals) evals.append(evalPointToJson(e));
   QJsonArray losses;
   for (const auto& l : run.losses) losses.append(QJsonArray{static_cast<double>(l.step), numberToJson(l.loss)});
-  return QJsonObject{{"id", run.id},
+  QJsonObject object{{"id", run.id},
                      {"name", run.name},
                      {"color", run.color},
                      {"visible", run.visible},
@@ -68,6 +69,11 @@ QJsonObject runToJson(const RunRecord& run) {
                      {"config", experimentToJson(run.config)},
                      {"evals", evals},
                      {"losses", losses}};
+  // Optional: absent in sessions from before the Attack tab, and for runs not attacked.
+  if (run.attack) object.insert(QStringLiteral("attack"), attackToJson(*run.attack));
+  if (run.canaryAudit)
+    object.insert(QStringLiteral("canary_audit"), canaryAuditToJson(*run.canaryAudit));
+  return object;
 }
 
 RunRecord runFromJson(const QJsonObject& o, const QString& where) {
@@ -101,6 +107,8 @@ RunRecord runFromJson(const QJsonObject& o, const QString& where) {
     point.finish();
   }
   run.losses = readLosses(r);
+  run.attack = attackFromJson(r, QStringLiteral("attack"));
+  run.canaryAudit = canaryAuditFromJson(r, QStringLiteral("canary_audit"));
   r.finish();
   return run;
 }

@@ -59,9 +59,9 @@ MainWindow::MainWindow(Options options, QWidget* parent)
   ControlInputFilter::installOnce();
   setObjectName(QStringLiteral("EpsilonLabMainWindow"));
   m_charts = new ChartPanel(m_runs, this);
-  setCentralWidget(m_charts);
   buildDocks();
   buildGradientNormDock();
+  buildCentralTabs();
   buildMenus();
   buildLessonsMenu();
   statusBar()->showMessage(tr("Move a slider: ε follows at once. Run (Ctrl+R) trains; live mode retrains on every release."));

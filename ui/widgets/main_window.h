@@ -17,9 +17,12 @@ class QAction;
 class QDockWidget;
 class QProgressBar;
 class QPushButton;
+class QTabWidget;
 
 namespace epsilon::ui {
 
+class AttackController;
+class AttackView;
 class ChartPanel;
 class DecisionBoundaryView;
 class ExperimentPanel;
@@ -54,6 +57,11 @@ class MainWindow : public QMainWindow {
   DecisionBoundaryView* boundaryView() const { return m_boundary; }
   ImageStrip* imageStrip() const { return m_images; }
   GradientNormView* gradientNormView() const { return m_gradientNorms; }
+  AttackView* attackView() const { return m_attackView; }
+  AttackController* attackController() const { return m_attackController; }
+  QTabWidget* centralTabs() const { return m_tabs; }
+  // Shows the central tab whose title is `name` ("Charts", "Attack"; case-insensitive).
+  bool showTab(const QString& name);
   QUndoStack* undoStack() const { return m_undo; }
   QString lastError() const { return m_lastError; }
 
@@ -86,6 +94,7 @@ class MainWindow : public QMainWindow {
  private:
   void buildDocks();
   void buildGradientNormDock();
+  void buildCentralTabs();
   void buildMenus();
   void buildPresetsMenu();
   void buildLessonsMenu();
@@ -116,6 +125,9 @@ class MainWindow : public QMainWindow {
   DecisionBoundaryView* m_boundary = nullptr;
   ImageStrip* m_images = nullptr;
   GradientNormView* m_gradientNorms = nullptr;
+  QTabWidget* m_tabs = nullptr;
+  AttackView* m_attackView = nullptr;
+  AttackController* m_attackController = nullptr;
   QTimer* m_liveDebounce;
   QAction* m_liveAction = nullptr;
   QAction* m_presentationAction = nullptr;

@@ -58,6 +58,12 @@ class TrainingController : public QObject {
   // datasetFailed with the message); loaded sets are cached by name.
   void requestDataset(const QString& name);
 
+  // The loaded data set a run of `config` trains on, when the controller holds it (null when
+  // the run loads its own: other data-set options, or not loaded yet).
+  std::shared_ptr<const data::Dataset> cachedDataset(const train::ExperimentConfig& config) const {
+    return sharedDataset(config);
+  }
+
   // Delivers pending progress now (tests; normally a timer does it).
   void flush();
 

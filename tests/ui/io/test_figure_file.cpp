@@ -16,8 +16,11 @@ Figure sampleFigure() {
   f.title = QStringLiteral("Measured ε̂ ≥ 1.20 vs accountant ε ≤ 4");
   f.x = {QStringLiteral("false-positive rate"), true, 1e-4, 1.0};
   f.y = {QStringLiteral("true-positive rate"), false, 0.0, 0.0};
-  f.series = {{QStringLiteral("bound"), FigureLine::Bold, {{1e-4, 0.01}, {0.5, 0.9}, {1.0, 1.0}}},
-              {QStringLiteral("chance"), FigureLine::Dashed, {{1e-4, 1e-4}, {1.0, 1.0}}}};
+  f.series = {{QStringLiteral("bound"),
+               FigureLine::Bold,
+               {{1e-4, 0.01}, {0.5, 0.9}, {1.0, 1.0}},
+               QStringLiteral("#1f77b4")},
+              {QStringLiteral("chance"), FigureLine::Dashed, {{1e-4, 1e-4}, {1.0, 1.0}}, {}}};
   return f;
 }
 
@@ -48,6 +51,8 @@ class TestFigureFile : public QObject {
     QCOMPARE(back.series[0].line, FigureLine::Bold);
     QCOMPARE(back.series[1].line, FigureLine::Dashed);
     QCOMPARE(back.series[0].points, original.series[0].points);
+    QCOMPARE(back.series[0].color, QStringLiteral("#1f77b4"));
+    QVERIFY(back.series[1].color.isEmpty());  // no colour: the palette's
   }
 
   void badFilesNameTheKey_data() {
@@ -64,6 +69,9 @@ class TestFigureFile : public QObject {
                                << "series[0].points[0]";
     QTest::newRow("bad line") << QByteArray(head + R"("series":[{"name":"a","line":"wavy","points":[[1,2]]}]})")
                               << "series[0].line";
+    QTest::newRow("bad colour")
+        << QByteArray(head + R"("series":[{"name":"a","color":"blue","points":[[1,2]]}]})")
+        << "series[0].color";
   }
 
   void badFilesNameTheKey() {

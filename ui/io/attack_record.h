@@ -1,0 +1,28 @@
+// A run's attack results as the run record keeps them (ui/io/run_record.h): made from what
+// core/audit computed, and their JSON inside a session's run ("attack", "canary_audit").
+// Both keys are optional — sessions written before them still open — but when present they
+// are read as strictly as the rest of the file.
+#pragma once
+
+#include <QJsonObject>
+
+#include "core/audit/one_run_audit.h"
+#include "core/audit/run_attack.h"
+#include "ui/io/json_reader.h"
+#include "ui/io/run_record.h"
+
+namespace epsilon::ui {
+
+AttackRecord attackRecordOf(const audit::RunAttack& attack);
+CanaryAuditRecord canaryAuditRecordOf(const audit::AuditResult& result,
+                                      const audit::AuditOptions& options);
+
+QJsonObject attackToJson(const AttackRecord& attack);
+QJsonObject canaryAuditToJson(const CanaryAuditRecord& audit);
+
+// Read from a run's reader `r` when the key is there (nullopt otherwise). Throws ConfigError
+// naming the key path ("runs[0].attack.roc[3]: expected [fpr, tpr] in [0, 1], got ...").
+std::optional<AttackRecord> attackFromJson(JsonReader& r, const QString& key);
+std::optional<CanaryAuditRecord> canaryAuditFromJson(JsonReader& r, const QString& key);
+
+}  // namespace epsilon::ui

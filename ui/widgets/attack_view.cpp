@@ -1,0 +1,313 @@
+#include "ui/widgets/attack_view.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QMap>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTextDocument>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <memory>
+
+#include "ui/charts/figure_chart.h"
+#include "ui/charts/run_model.h"
+#include "ui/io/attack_figure.h"
+#include "ui/io/number_format.h"
+#include "ui/widgets/attack_controller.h"
+#include "ui/widgets/attack_summary.h"
+
+namespace epsilon::ui {
+
+namespace {
+constexpr int kRefreshIntervalMs = 250;  // the tab follows statuses, not every lot
+constexpr int kSideBySideWidth = 800;    // narrower: the numbers go under the chart
+}  // namespace
+
+AttackView::AttackView(RunModel* model, AttackController* controller, QWidget* parent)
+    : QWidget(parent),
+      m_model(model),
+      m_controller(controller),
+      m_chartView(new QChartView(this)),
+      m_refreshTimer(new QTimer(this)) {
+  m_chartView->setRenderHint(QPainter::Antialiasing);
+  m_chartView->setMinimumSize(240, 220);
+  m_chartView->setObjectName(QStringLiteral("attackChart"));
+  m_splitter = new QSplitter(Qt::Horizontal, this);
+  m_splitter->addWidget(m_chartView);
+  m_splitter->addWidget(buildSidePanel());
+  m_splitter->setStretchFactor(0, 3);
+  m_splitter->setStretchFactor(1, 2);
+  m_splitter->setChildrenCollapsible(false);
+  auto* layout = new QHBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  layout->addWidget(m_splitter);
+
+  m_refreshTimer->setSingleShot(true);
+  m_refreshTimer->setInterval(kRefreshIntervalMs);
+  connect(m_refreshTimer, &QTimer::timeout, this, &AttackView::refreshNow);
+  connect(m_model, &RunModel::attackChanged, this, &AttackView::scheduleRefresh);
+  connect(m_model, &RunModel::runsChanged, this, &AttackView::scheduleRefresh);
+  connect(m_model, &RunModel::modelReset, this, &AttackView::scheduleRefresh);
+  connect(m_model, &RunModel::dataChanged, this, &AttackView::scheduleRefresh);
+  connect(m_controller, &AttackController::attackFailed, this,
+          [this](int runId, const QString& message) {
+            const RunRecord* run = m_model->run(runId);
+            setStatus(
+                tr("Attack on %1 failed: %2").arg(run ? run->name : tr("a removed run"), message));
+            scheduleRefresh();
+          });
+  connect(m_controller, &AttackController::auditProgress, this, &AttackView::onAuditProgress);
+  connect(m_controller, &AttackController::auditStopped, this, &AttackView::onAuditEnded);
+  connect(m_controller, &AttackController::auditFinished, this,
+          [this](int runId) { onAuditEnded(runId, {}); });
+  refreshNow();
+}
+
+QWidget* AttackView::buildSidePanel() {
+  auto* side = new QWidget(this);
+  auto* column = new QVBoxLayout(side);
+  column->setContentsMargins(4, 0, 0, 0);
+  m_logAxes = new QCheckBox(tr("Log-log axes"), side);
+  m_logAxes->setToolTip(
+      tr("Log-log axes show the low false-positive end, where an attack that matters "
+         "(few false accusations) lives; linear axes show the whole curve"));
+  m_logAxes->setChecked(true);
+  connect(m_logAxes, &QCheckBox::toggled, this, &AttackView::refreshNow);
+  m_compute = new QPushButton(tr("Compute attack"), side);
+  m_compute->setToolTip(
+      tr("Run the loss-threshold attack on the shown runs that have no result yet "
+         "(needs the run's trained model, kept for runs trained in this session)"));
+  connect(m_compute, &QPushButton::clicked, this, &AttackView::computeMissing);
+  auto* top = new QHBoxLayout;
+  top->addWidget(m_logAxes);
+  top->addWidget(m_compute);
+  column->addLayout(top);
+
+  m_summary = new QLabel(side);
+  m_summary->setObjectName(QStringLiteral("attackSummary"));
+  m_summary->setWordWrap(true);
+  m_summary->setTextFormat(Qt::RichText);
+  m_summary->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+  m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  auto* scroll = new QScrollArea(side);
+  scroll->setWidget(m_summary);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  column->addWidget(scroll, 1);
+
+  buildAuditControls(side);
+  m_auditControls = new QGridLayout;
+  arrangeAuditControls(false);
+  column->addLayout(m_auditControls);
+  m_progress = new QProgressBar(side);
+  m_progress->setRange(0, 100);
+  m_progress->hide();
+  m_status = new QLabel(side);
+  m_status->setWordWrap(true);
+  m_status->hide();
+  column->addWidget(m_progress);
+  column->addWidget(m_status);
+  return side;
+}
+
+void AttackView::buildAuditControls(QWidget* side) {
+  m_canaries = new QSpinBox(side);
+  m_canaries->setRange(10, 100000);
+  m_canaries->setValue(1000);
+  m_canaries->setSuffix(tr(" canaries"));
+  m_canaries->setToolTip(tr("m: canaries added to the training set, each with probability ½"));
+  m_kind = new QComboBox(side);
+  m_kind->addItem(tr("mislabelled"), QStringLiteral("mislabel"));
+  m_kind->addItem(tr("noise (OOD)"), QStringLiteral("ood"));
+  m_kind->setToolTip(
+      tr("Canaries: training images with a random wrong label, or noise images "
+         "(out of distribution) with a random label"));
+  m_audit = new QPushButton(tr("Audit with canaries"), side);
+  m_cancelAudit = new QPushButton(tr("Cancel"), side);
+  m_cancelAudit->setToolTip(tr("Stop the canary audit; the run keeps what it had"));
+  connect(m_audit, &QPushButton::clicked, this, &AttackView::startAudit);
+  connect(m_cancelAudit, &QPushButton::clicked, m_controller, &AttackController::cancelCanaryAudit);
+}
+
+void AttackView::arrangeAuditControls(bool oneRow) {
+  for (QWidget* w : {static_cast<QWidget*>(m_canaries), static_cast<QWidget*>(m_kind),
+                     static_cast<QWidget*>(m_audit), static_cast<QWidget*>(m_cancelAudit)})
+    m_auditControls->removeWidget(w);
+  m_auditControls->addWidget(m_canaries, 0, 0);
+  m_auditControls->addWidget(m_kind, 0, 1);
+  m_auditControls->addWidget(m_audit, oneRow ? 0 : 1, oneRow ? 2 : 0);
+  m_auditControls->addWidget(m_cancelAudit, oneRow ? 0 : 1, oneRow ? 3 : 1);
+}
+
+void AttackView::setStatus(const QString& text) {
+  m_status->setText(text);
+  m_status->setVisible(!text.isEmpty());
+}
+
+void AttackView::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  // Beside the docks on a small screen the tab is narrow: the numbers then go under the chart.
+  const Qt::Orientation orientation = width() < kSideBySideWidth ? Qt::Vertical : Qt::Horizontal;
+  if (m_splitter->orientation() == orientation) return;
+  m_splitter->setOrientation(orientation);
+  arrangeAuditControls(orientation == Qt::Vertical);
+  const int extent = orientation == Qt::Vertical ? height() : width();
+  m_splitter->setSizes({extent / 2, extent / 2});
+}
+
+void AttackView::setRuns(const QList<int>& runIds) {
+  m_selected = runIds;
+  refreshNow();
+}
+
+QList<int> AttackView::shownRuns() const {
+  QList<int> ids;
+  for (int id : m_selected)
+    if (m_model->run(id)) ids << id;
+  if (!ids.isEmpty()) return ids;
+  for (const RunRecord& run : m_model->runs())
+    if (run.visible) ids << run.id;
+  return ids;
+}
+
+void AttackView::setLogAxes(bool on) {
+  m_logAxes->setChecked(on);
+}
+
+void AttackView::scheduleRefresh() {
+  if (!m_refreshTimer->isActive()) m_refreshTimer->start();
+}
+
+QString AttackView::missingReason(int runId) const {
+  if (m_controller->attackPending(runId)) return tr("computing…");
+  QString why;
+  if (m_controller->canAttack(runId, &why)) return tr("not computed yet (\"Compute attack\")");
+  return why;
+}
+
+void AttackView::refreshNow() {
+  m_refreshTimer->stop();
+  const QList<int> ids = shownRuns();
+  QMap<QString, int> nameCount;
+  for (int id : ids) ++nameCount[m_model->run(id)->name];
+  std::vector<AttackCurve> curves;
+  QString html;
+  for (int id : ids) {
+    const RunRecord& run = *m_model->run(id);
+    // The legend names each run once: runs that share a name get their id.
+    const QString name =
+        nameCount[run.name] > 1 ? tr("%1 (#%2)").arg(run.name).arg(run.id) : run.name;
+    if (run.attack) curves.push_back({name, run.color, run.attack->roc, run.attack->bound});
+    html += attackSummaryHtml(run, name, missingReason(id));
+  }
+  m_figure =
+      attackFigure(tr("Attack ROC under the accountant's bound"), curves, m_logAxes->isChecked());
+  std::unique_ptr<QChart> previous(m_chartView->chart());  // setChart hands the old chart back
+  m_chartView->setChart(buildFigureChart(m_figure).release());
+  hideBoundsFromLegend();
+  const QString key =
+      tr("<p><small>Thin lines: the loss-threshold attack's ROC (Yeom et al. 2018). Bold: "
+         "the accountant's bound for that run, which no attack can cross. Dashed: "
+         "chance.</small></p>");
+  m_summary->setText(html.isEmpty() ? tr("No runs yet: train one, then its attack appears here.")
+                                    : key + html);
+  updateButtons();
+}
+
+void AttackView::hideBoundsFromLegend() {
+  // The legend names each run once, beside the plot; the bold bounds share their runs' colours
+  // and the key above the numbers says what they are, so they take no legend rows.
+  QChart* chart = m_chartView->chart();
+  chart->legend()->setAlignment(Qt::AlignRight);
+  const QList<QAbstractSeries*> series = chart->series();
+  for (qsizetype i = 0; i < series.size() && i < static_cast<qsizetype>(m_figure.series.size());
+       ++i) {
+    if (m_figure.series[static_cast<std::size_t>(i)].line != FigureLine::Bold) continue;
+    for (QLegendMarker* marker : chart->legend()->markers(series[i])) marker->setVisible(false);
+  }
+}
+
+QString AttackView::summaryText() const {
+  QTextDocument document;
+  document.setHtml(m_summary->text());
+  return document.toPlainText();
+}
+
+void AttackView::updateButtons() {
+  const QList<int> ids = shownRuns();
+  bool missing = false;
+  for (int id : ids)
+    missing = missing || (!m_model->run(id)->attack && m_controller->canAttack(id));
+  m_compute->setEnabled(missing);
+  const bool auditing = m_controller->auditedRun() != 0;
+  const RunRecord* target = ids.isEmpty() ? nullptr : m_model->run(ids.first());
+  m_audit->setEnabled(target && !auditing);
+  m_cancelAudit->setEnabled(auditing);
+  const QString duration = target && target->elapsedSeconds > 0
+                               ? tr(" — about as long as the run itself took (%1)")
+                                     .arg(formatDuration(target->elapsedSeconds))
+                               : QString();
+  m_audit->setToolTip(
+      target ? tr("Train %1's configuration again with %2 canaries added, each with probability ½, "
+                  "then measure a lower bound ε̂ on its privacy loss from which canaries the "
+                  "attack picks out (Steinke, Nasr & Jagielski 2023)%3. Runs in the background; "
+                  "cancel leaves the run as it was.")
+                   .arg(target->name)
+                   .arg(m_canaries->value())
+                   .arg(duration)
+             : tr("Select a run first"));
+}
+
+void AttackView::computeMissing() {
+  for (int id : shownRuns())
+    if (!m_model->run(id)->attack) m_controller->attackRun(id);
+  refreshNow();
+}
+
+void AttackView::startAudit() {
+  const QList<int> ids = shownRuns();
+  if (ids.isEmpty()) return;
+  audit::AuditOptions options;
+  options.canaries = m_canaries->value();
+  options.kind = audit::parseCanaryKind(m_kind->currentData().toString().toStdString());
+  QString why;
+  if (!m_controller->startCanaryAudit(ids.first(), options, &why)) {
+    setStatus(tr("Cannot start the audit: %1").arg(why));
+    return;
+  }
+  m_progress->setValue(0);
+  m_progress->show();
+  setStatus(tr("Auditing %1: preparing the canaries…").arg(m_model->run(ids.first())->name));
+  updateButtons();
+}
+
+void AttackView::onAuditProgress(int runId, double fraction, const QString& message) {
+  const RunRecord* run = m_model->run(runId);
+  m_progress->setValue(static_cast<int>(fraction * 100.0));
+  setStatus(tr("Auditing %1: %2").arg(run ? run->name : QString(), message));
+}
+
+void AttackView::onAuditEnded(int runId, const QString& message) {
+  const RunRecord* run = m_model->run(runId);
+  m_progress->hide();
+  if (message.isEmpty() && run && run->canaryAudit)
+    setStatus(tr("Audit of %1 done: ε̂ ≥ %2")
+                  .arg(run->name, QString::number(run->canaryAudit->epsilonLowerBound, 'f', 2)));
+  else
+    setStatus(tr("Audit stopped: %1").arg(message));
+  updateButtons();
+  scheduleRefresh();
+}
+
+}  // namespace epsilon::ui

@@ -1,0 +1,88 @@
+// The Attack tab: for the selected runs (else every shown run), the loss-threshold membership
+// attack's ROC over each run's accountant trade-off bound and the chance line, log-log or
+// linear, one colour per run; beside it each run's AUC, TPR at FPR 1% and 0.1%, advantage and
+// "measured ε̂ ≥ x vs accountant ε ≤ y"; buttons to compute a missing attack and to audit a
+// run with canaries (progress, cancel). The chart is ui/io/attack_figure.h's, as in
+// `epsilonlab-cli audit --plot`. It asks the AttackController; it computes nothing itself.
+#pragma once
+
+#include <QList>
+#include <QWidget>
+
+#include "ui/io/figure_file.h"
+
+class QCheckBox;
+class QComboBox;
+class QGridLayout;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QSplitter;
+class QTimer;
+QT_BEGIN_NAMESPACE
+class QChartView;
+QT_END_NAMESPACE
+
+namespace epsilon::ui {
+
+class AttackController;
+class RunModel;
+
+class AttackView : public QWidget {
+  Q_OBJECT
+ public:
+  AttackView(RunModel* model, AttackController* controller, QWidget* parent = nullptr);
+
+  // The runs to show (the Runs table's selection); empty: every visible run.
+  void setRuns(const QList<int>& runIds);
+  QList<int> shownRuns() const;
+  void setLogAxes(bool on);
+  // Redraws now (tests, screenshots); normally redraws are coalesced.
+  void refreshNow();
+
+  const Figure& figure() const { return m_figure; }
+  QChartView* chartView() const { return m_chartView; }
+  QString summaryText() const;  // the text beside the chart, as plain text
+  QPushButton* computeButton() const { return m_compute; }
+  QPushButton* auditButton() const { return m_audit; }
+  QPushButton* cancelAuditButton() const { return m_cancelAudit; }
+  QSpinBox* canaryCount() const { return m_canaries; }
+
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
+ private:
+  QWidget* buildSidePanel();
+  void buildAuditControls(QWidget* side);
+  void arrangeAuditControls(bool oneRow);
+  void setStatus(const QString& text);
+  void scheduleRefresh();
+  void hideBoundsFromLegend();
+  void computeMissing();
+  void startAudit();
+  void onAuditProgress(int runId, double fraction, const QString& message);
+  void onAuditEnded(int runId, const QString& message);
+  QString missingReason(int runId) const;
+  void updateButtons();
+
+  RunModel* m_model;
+  AttackController* m_controller;
+  QList<int> m_selected;
+  Figure m_figure;
+  QChartView* m_chartView;
+  QSplitter* m_splitter = nullptr;
+  QCheckBox* m_logAxes = nullptr;
+  QLabel* m_summary = nullptr;
+  QPushButton* m_compute = nullptr;
+  QPushButton* m_audit = nullptr;
+  QPushButton* m_cancelAudit = nullptr;
+  QSpinBox* m_canaries = nullptr;
+  QComboBox* m_kind = nullptr;
+  QGridLayout* m_auditControls = nullptr;
+  QProgressBar* m_progress = nullptr;
+  QLabel* m_status = nullptr;
+  QTimer* m_refreshTimer;
+};
+
+}  // namespace epsilon::ui
