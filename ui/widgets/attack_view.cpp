@@ -32,6 +32,7 @@ namespace epsilon::ui {
 namespace {
 constexpr int kRefreshIntervalMs = 250;  // the tab follows statuses, not every lot
 constexpr int kSideBySideWidth = 800;    // narrower: the numbers go under the chart
+constexpr int kOneRowWidth = 560;        // narrower still: the audit controls take two rows
 }  // namespace
 
 AttackView::AttackView(RunModel* model, AttackController* controller, QWidget* parent)
@@ -43,7 +44,9 @@ AttackView::AttackView(RunModel* model, AttackController* controller, QWidget* p
   m_chartView->setRenderHint(QPainter::Antialiasing);
   m_chartView->setMinimumSize(240, 220);
   m_chartView->setObjectName(QStringLiteral("attackChart"));
-  m_splitter = new QSplitter(Qt::Horizontal, this);
+  // Starts stacked (the narrow layout), so the tab never makes the window's minimum wider than
+  // a 1024-pixel projector; resizeEvent puts the numbers beside the chart once there is room.
+  m_splitter = new QSplitter(Qt::Vertical, this);
   m_splitter->addWidget(m_chartView);
   m_splitter->addWidget(buildSidePanel());
   m_splitter->setStretchFactor(0, 3);
@@ -161,7 +164,8 @@ void AttackView::resizeEvent(QResizeEvent* event) {
   const Qt::Orientation orientation = width() < kSideBySideWidth ? Qt::Vertical : Qt::Horizontal;
   if (m_splitter->orientation() == orientation) return;
   m_splitter->setOrientation(orientation);
-  arrangeAuditControls(orientation == Qt::Vertical);
+  // One row of audit controls under the chart only when it is wide enough for them.
+  arrangeAuditControls(orientation == Qt::Vertical && width() >= kOneRowWidth);
   const int extent = orientation == Qt::Vertical ? height() : width();
   m_splitter->setSizes({extent / 2, extent / 2});
 }
