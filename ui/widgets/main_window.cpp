@@ -64,6 +64,7 @@ MainWindow::MainWindow(Options options, QWidget* parent)
   buildGradientNormDock();
   buildMenus();
   buildLessonsMenu();
+  buildPaceMenu();
   statusBar()->showMessage(tr("Move a slider: ε follows at once. Run (Ctrl+R) trains; live mode retrains on every release."));
 
   m_liveDebounce->setSingleShot(true);
@@ -322,7 +323,7 @@ int MainWindow::startRun(bool live) {
     return 0;
   }
   const QString name = namesForNewRuns(*m_runs, {config}).front();
-  return live ? startLiveRun(config, name) : m_controller->start(config, name);
+  return live ? startLiveRun(paced(config), name) : m_controller->start(paced(config), name);
 }
 
 void MainWindow::onDatasetChanged() {
