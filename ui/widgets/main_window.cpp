@@ -8,7 +8,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QImage>
-#include <QInputDialog>
 #include <QJsonDocument>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -29,6 +28,7 @@
 #include "ui/widgets/decision_boundary_view.h"
 #include "ui/io/experiment_json.h"
 #include "ui/widgets/experiment_panel.h"
+#include "ui/widgets/export_dialog.h"
 #include "ui/widgets/image_strip.h"
 #include "ui/widgets/privacy_readout.h"
 #include "ui/charts/run_model.h"
@@ -200,23 +200,9 @@ void MainWindow::buildMenus() {
   file->addSeparator();
   QMenu* exportMenu = file->addMenu(tr("&Export chart"));
   auto exportWithDialog = [this](int kind) {
-    QString path = QFileDialog::getSaveFileName(this, tr("Export chart"),
-                                                kind < 0 ? QStringLiteral("charts.png")
-                                                         : chartFileStem(static_cast<ChartKind>(kind)) + QStringLiteral(".png"),
-                                                tr("PNG image (*.png);;SVG vector image (*.svg);;PDF document (*.pdf)"));
-    if (path.isEmpty()) return;
-    QSize size(1600, 1000);
-    int dpi = 150;
-    ExportFormat format;
-    if (exportFormatForPath(path, format) && format == ExportFormat::Png) {
-      bool ok = false;
-      const int width = QInputDialog::getInt(this, tr("PNG size"), tr("Width in pixels:"), 1600, 200, 12000, 100, &ok);
-      if (!ok) return;
-      size = QSize(width, width * 10 / 16);
-      dpi = QInputDialog::getInt(this, tr("PNG resolution"), tr("Dots per inch:"), 150, 48, 1200, 1, &ok);
-      if (!ok) return;
-    }
-    exportChartTo(kind, path, size, dpi);
+    ExportDialog dialog(kind, this);  // chart, format, size, DPI; remembers the folder
+    if (dialog.exec() == QDialog::Accepted)
+      exportChartTo(dialog.chartKind(), dialog.path(), dialog.size(), dialog.dpi());
   };
   exportMenu->addAction(tr("Whole chart grid…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
                         [exportWithDialog] { exportWithDialog(-1); });
