@@ -100,7 +100,9 @@ QJsonObject auditToJson(const audit::AuditResult& r, const audit::AuditOptions& 
                    {QStringLiteral("delta"), u.delta},
                    {QStringLiteral("accountant"), QString::fromStdString(u.accountant)},
                    {QStringLiteral("sampling"), QString::fromStdString(u.sampling)},
-                   {QStringLiteral("status"), QString::fromStdString(u.status)}}},
+                   {QStringLiteral("status"), QString::fromStdString(u.status)},
+                   // The DP-PCA release the bound includes (empty without pca-mlp).
+                   {QStringLiteral("pca_label"), QString::fromStdString(u.pcaLabel)}}},
       {QStringLiteral("test_accuracy"), r.testAccuracy},
       {QStringLiteral("train_size"), r.run.trainSize},
       {QStringLiteral("steps"), r.run.history.back().step},

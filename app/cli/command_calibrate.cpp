@@ -1,7 +1,9 @@
 // `epsilonlab-cli calibrate`: the smallest noise multiplier whose ε stays within a target
-// for a DP-SGD run, and the ε it achieves, as one JSON object.
+// for a DP-SGD run, and the ε it achieves, as one JSON object. A DP-PCA release (--pca-noise)
+// is held fixed: only the steps' σ is calibrated, and the output says so.
 #include <QCommandLineParser>
 #include <QJsonObject>
+#include <memory>
 
 #include "cli_options.h"
 #include "core/privacy/calibration.h"
@@ -18,7 +20,9 @@ int runCalibrate(const QStringList& arguments) {
   parser.setApplicationDescription(
       QStringLiteral("Smallest noise multiplier reaching a target epsilon for DP-SGD.\n"
                      "Example: epsilonlab-cli calibrate --target-epsilon 3 --sample-rate 0.004267 "
-                     "--steps 14063 --delta 1e-5"));
+                     "--steps 14063 --delta 1e-5\n"
+                     "With --pca-noise S the DP-PCA release is composed and held fixed: only the "
+                     "steps' sigma is calibrated."));
   addPrivacyRunOptions(parser);
   parser.addOptions({
       {QStringLiteral("target-epsilon"), QStringLiteral("Privacy budget epsilon > 0 to reach."),
@@ -35,17 +39,43 @@ int runCalibrate(const QStringList& arguments) {
   requirePositive(QStringLiteral("target-epsilon"), target);
   const privacy::RdpConversion conversion = readConversion(parser);
 
+  if (flags.steps < 1) throw UsageError("--steps: calibrate needs an integer >= 1, got 0");
+  const auto accountantOf = [&]() -> std::unique_ptr<privacy::Accountant> {
+    if (flags.accountant == privacy::AccountantKind::Pld)
+      return std::make_unique<privacy::PldAccountant>();
+    privacy::RdpAccountantOptions options;
+    options.conversion = conversion;
+    return std::make_unique<privacy::RdpAccountant>(options);
+  };
+  double pcaAlone = 0.0;
+  if (flags.pca.enabled) {
+    const auto alone = accountantOf();
+    alone->compose(privacy::dpPcaEvent(flags.pca.noiseMultiplier));
+    pcaAlone = alone->epsilon(flags.delta);
+    if (!(pcaAlone < target)) {
+      throw UsageError(
+          QStringLiteral("--target-epsilon: %1 cannot be reached: the PCA release (--pca-noise %2) "
+                         "alone costs epsilon %3 at this delta")
+              .arg(target)
+              .arg(flags.pca.noiseMultiplier)
+              .arg(pcaAlone)
+              .toStdString());
+    }
+  }
   privacy::Calibration calibration;
   if (flags.accountant == privacy::AccountantKind::Pld) {
-    calibration = privacy::calibrateDpSgd(privacy::AccountantKind::Pld, flags.sampleRate,
-                                          flags.steps, flags.delta, target);
+    calibration = flags.pca.enabled
+                      ? privacy::calibrateDpSgd(privacy::AccountantKind::Pld, flags.sampleRate,
+                                                flags.steps, flags.delta, target,
+                                                privacy::dpPcaEvent(flags.pca.noiseMultiplier))
+                      : privacy::calibrateDpSgd(privacy::AccountantKind::Pld, flags.sampleRate,
+                                                flags.steps, flags.delta, target);
   } else {
     const auto epsilonOf = [&](double sigma) {
-      privacy::RdpAccountantOptions options;
-      options.conversion = conversion;
-      privacy::RdpAccountant accountant(options);
-      accountant.compose(privacy::dpSgdStepEvent(flags.sampleRate, sigma), flags.steps);
-      return accountant.epsilon(flags.delta);
+      const auto accountant = accountantOf();
+      if (flags.pca.enabled) accountant->compose(privacy::dpPcaEvent(flags.pca.noiseMultiplier));
+      accountant->compose(privacy::dpSgdStepEvent(flags.sampleRate, sigma), flags.steps);
+      return accountant->epsilon(flags.delta);
     };
     calibration = privacy::calibrateNoiseMultiplier(epsilonOf, target);
   }
@@ -58,6 +88,11 @@ int runCalibrate(const QStringList& arguments) {
     result.insert(QStringLiteral("conversion"), conversion == privacy::RdpConversion::Improved
                                                     ? QStringLiteral("improved")
                                                     : QStringLiteral("classic"));
+  }
+  if (flags.pca.enabled) {
+    QJsonObject pca = pcaJson(flags.pca, pcaAlone);
+    pca.insert(QStringLiteral("held_fixed"), true);  // only the steps' σ was calibrated
+    result.insert(QStringLiteral("pca"), pca);
   }
   printJsonLine(result);
   return kExitOk;

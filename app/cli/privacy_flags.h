@@ -1,6 +1,7 @@
 // Flags shared by the `epsilon` and `calibrate` commands: the sampling of a DP-SGD run,
 // given either as --sample-rate/--steps or as --epochs/--dataset-size/--batch-size, plus
-// --delta and --accountant; each bad value is a UsageError naming its flag.
+// --delta and --accountant, and optionally a DP-PCA release before the steps (pca_flags.h);
+// each bad value is a UsageError naming its flag.
 #pragma once
 
 #include <QCommandLineParser>
@@ -11,6 +12,7 @@
 
 #include "cli_options.h"
 #include "core/privacy/calibration.h"
+#include "pca_flags.h"
 
 namespace epsilon::cli {
 
@@ -19,6 +21,7 @@ struct PrivacyRunFlags {
   long long steps = 0;
   double delta = 0.0;
   privacy::AccountantKind accountant = privacy::AccountantKind::Rdp;
+  PcaRunFlags pca;   // steps may be 0 when pca.enabled: the PCA release alone
   QJsonObject echo;  // the run's parameters as they go into the JSON output
 };
 
@@ -26,7 +29,8 @@ inline void addPrivacyRunOptions(QCommandLineParser& parser) {
   parser.addOptions({
       {QStringLiteral("sample-rate"), QStringLiteral("Poisson sampling rate q in (0, 1]."),
        QStringLiteral("Q")},
-      {QStringLiteral("steps"), QStringLiteral("Number of DP-SGD steps T >= 1."),
+      {QStringLiteral("steps"),
+       QStringLiteral("Number of DP-SGD steps T >= 1 (0 with --pca-noise: the PCA release alone)."),
        QStringLiteral("T")},
       {QStringLiteral("epochs"), QStringLiteral("Epochs E (instead of --sample-rate/--steps)."),
        QStringLiteral("E")},
@@ -39,10 +43,12 @@ inline void addPrivacyRunOptions(QCommandLineParser& parser) {
       {QStringLiteral("accountant"), QStringLiteral("rdp (default) or pld (tight)."),
        QStringLiteral("NAME"), QStringLiteral("rdp")},
   });
+  addPcaRunOptions(parser);
 }
 
 inline PrivacyRunFlags readPrivacyRunFlags(const QCommandLineParser& parser) {
   PrivacyRunFlags flags;
+  flags.pca = readPcaRunFlags(parser);
   const bool direct =
       parser.isSet(QStringLiteral("sample-rate")) || parser.isSet(QStringLiteral("steps"));
   const bool epochForm = parser.isSet(QStringLiteral("epochs")) ||
@@ -80,16 +86,20 @@ inline PrivacyRunFlags readPrivacyRunFlags(const QCommandLineParser& parser) {
     flags.echo.insert(QStringLiteral("dataset_size"), static_cast<qint64>(datasetSize));
     flags.echo.insert(QStringLiteral("batch_size"), static_cast<qint64>(batchSize));
   } else {
-    if (!parser.isSet(QStringLiteral("sample-rate"))) {
-      throw UsageError("--sample-rate is required (or --epochs, --dataset-size and --batch-size)");
-    }
-    flags.sampleRate = readDouble(parser, QStringLiteral("sample-rate"));
-    requireRange(QStringLiteral("sample-rate"), flags.sampleRate, 0.0, 1.0, true, false);
     flags.steps = readInteger(parser, QStringLiteral("steps"));
-    if (flags.steps < 1) {
-      throw UsageError(QStringLiteral("--steps: expected an integer >= 1, got %1")
+    const long long fewest = flags.pca.enabled ? 0 : 1;  // 0 steps: the PCA release alone
+    if (flags.steps < fewest) {
+      throw UsageError(QStringLiteral("--steps: expected an integer >= %1, got %2")
+                           .arg(fewest)
                            .arg(flags.steps)
                            .toStdString());
+    }
+    if (flags.steps > 0 && !parser.isSet(QStringLiteral("sample-rate"))) {
+      throw UsageError("--sample-rate is required (or --epochs, --dataset-size and --batch-size)");
+    }
+    if (parser.isSet(QStringLiteral("sample-rate"))) {
+      flags.sampleRate = readDouble(parser, QStringLiteral("sample-rate"));
+      requireRange(QStringLiteral("sample-rate"), flags.sampleRate, 0.0, 1.0, true, false);
     }
   }
   flags.delta = readDouble(parser, QStringLiteral("delta"));
@@ -104,7 +114,7 @@ inline PrivacyRunFlags readPrivacyRunFlags(const QCommandLineParser& parser) {
                          .arg(accountant)
                          .toStdString());
   }
-  flags.echo.insert(QStringLiteral("sample_rate"), flags.sampleRate);
+  if (flags.steps > 0) flags.echo.insert(QStringLiteral("sample_rate"), flags.sampleRate);
   flags.echo.insert(QStringLiteral("steps"), static_cast<qint64>(flags.steps));
   flags.echo.insert(QStringLiteral("delta"), flags.delta);
   flags.echo.insert(QStringLiteral("accountant"),

@@ -62,13 +62,24 @@ const std::vector<Flag>& flags() {
        [](auto& f, const QString& v, ExperimentConfig& c) { c.dataset.options.seed = static_cast<std::uint64_t>(toInteger(f, v)); }},
       {"max-train", "dataset.max_train", "N", "Keep only the first N training examples (0 = all).",
        [](auto& f, const QString& v, ExperimentConfig& c) { c.dataset.options.maxTrain = toInteger(f, v); }},
-      {"model", "model.preset", "PRESET", "Network: logistic, mlp, tfp-cnn, tfp-cnn-tanh, lenet5.",
+      {"model", "model.preset", "PRESET", "Network: logistic, mlp, tfp-cnn, tfp-cnn-tanh, lenet5, scatter-linear, scatter-cnn, pca-mlp.",
        [](auto&, const QString& v, ExperimentConfig& c) { c.model.preset = v.toStdString(); }},
       {"hidden", "model.hidden", "W[,W...]", "mlp hidden layer widths, e.g. 256 or 128,64.",
        [](auto& f, const QString& v, ExperimentConfig& c) {
          c.model.hiddenWidths.clear();
          for (const QString& part : v.split(',', Qt::SkipEmptyParts)) c.model.hiddenWidths.push_back(toInt(f, part.trimmed()));
        }},
+      // pca-mlp's DP-PCA projection (Abadi et al. 2016, §5); its release is composed into ε
+      {"pca-dims", "model.pca_dims", "K", "pca-mlp: principal directions the DP-PCA projection keeps (default 60).",
+       [](auto& f, const QString& v, ExperimentConfig& c) { c.model.pcaDims = toInt(f, v); }},
+      {"pca-noise", "model.pca_noise", "S",
+       "pca-mlp: noise multiplier sigma_pca on the sample's covariance (default 7; 0 = not private). "
+       "The projection costs privacy: its epsilon is composed with the steps'.",
+       [](auto& f, const QString& v, ExperimentConfig& c) { c.model.pcaNoise = toDouble(f, v); }},
+      {"pca-sample", "model.pca_sample", "F",
+       "pca-mlp: share of the training set the projection is formed from, in (0, 1] (default 0.1; "
+       "no amplification by this sample is claimed).",
+       [](auto& f, const QString& v, ExperimentConfig& c) { c.model.pcaSampleFraction = toDouble(f, v); }},
       // privatizer
       {"privatizer", "privacy.privatizer", "NAME", "clip (default), tanh, adaptive or none.",
        [](auto& f, const QString& v, ExperimentConfig& c) { c.privacy.privatizer.kind = privacy::parsePrivatizerKind(v.toStdString(), name(f)); }},
@@ -184,6 +195,12 @@ void applyExperimentFlags(const QCommandLineParser& parser, ExperimentConfig& co
   }
   // --epochs resets the file's steps and --steps comes later in the table, so --steps wins
   // when both are given.
+  // A projection flag on a network without one would be silently ignored: say so instead.
+  for (const char* flag : {"pca-dims", "pca-noise", "pca-sample"}) {
+    if (parser.isSet(QLatin1String(flag)) && !config.model.usesPca()) {
+      throw UsageError(std::string("--") + flag + ": only for --model pca-mlp (the network is '" + config.model.preset + "')");
+    }
+  }
 }
 
 QString flagForField(const std::string& field) {

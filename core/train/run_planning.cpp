@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/common/errors.h"
+#include "core/common/text.h"
 
 namespace epsilon::train {
 
@@ -64,6 +65,11 @@ privacy::PrivacyRunDescription privacyDescription(const ExperimentConfig& config
   run.parameterCount = std::max<long long>(1, input.parameterCount);
   run.delta = config.privacy.delta;
   run.accountant = config.privacy.accountant;
+  // pca-mlp releases its DP-PCA projection once before step 1 (Abadi et al. 2016, §5), as the
+  // trainer's ledger composes it: every planned ε and calibration includes it, held fixed.
+  run.pca = config.model.usesPca();
+  run.pcaNoiseMultiplier = config.model.pcaNoise;
+  run.pcaSampleFraction = config.model.pcaSampleFraction;
   return run;
 }
 
@@ -115,12 +121,14 @@ EpsilonCurve epsilonCurve(const ExperimentConfig& config, const RunPlanInput& in
   }
   if (run.noiseMultipliers.size() == 1) {
     // One σ: the RDP curve is computed once and read at every point (privacy_report.h).
+    const std::optional<double> pca =
+        run.pca ? std::optional<double>(run.pcaNoiseMultiplier) : std::nullopt;
     const auto honest = privacy::epsilonOverSteps(
-        run.accountant, run.sampleRate, curve.report.effectiveNoiseMultiplier, run.delta, steps);
+        run.accountant, run.sampleRate, curve.report.effectiveNoiseMultiplier, run.delta, steps, pca);
     std::vector<double> nominal;
     if (curve.report.nominalEpsilon)
       nominal = privacy::epsilonOverSteps(run.accountant, run.sampleRate,
-                                          run.noiseMultipliers.front(), run.delta, steps);
+                                          run.noiseMultipliers.front(), run.delta, steps, pca);
     for (std::size_t i = 0; i < steps.size(); ++i)
       curve.points.push_back(
           pointAt(config, steps[i], perEpoch, honest[i],
@@ -144,6 +152,12 @@ privacy::Calibration calibrateNoise(const ExperimentConfig& config, const RunPla
   if (!config.privacy.noise.isConstant())
     throw ConfigError("privacy.noise_schedule: calibrating σ needs a constant schedule, got " +
                       privacy::noiseDecayName(config.privacy.noise.decay));
+  if (config.model.usesPca()) {
+    const double pca = privacy::dpPcaEpsilon(config.privacy.accountant, config.model.pcaNoise, config.privacy.delta);
+    if (!(pca < targetEpsilon))
+      throw PrivacyError("target ε " + shortNumber(targetEpsilon) + " cannot be reached: the PCA release (model.pca_noise " +
+                         shortNumber(config.model.pcaNoise) + ") alone costs ε " + shortNumber(pca));
+  }
   ExperimentConfig trial = config;
   const auto epsilonOf = [&](double sigma) {
     trial.privacy.noise.initial = sigma;

@@ -76,7 +76,8 @@ EpsilonCurve epsilonCurve(const ExperimentConfig& config, const RunPlanInput& in
 // `targetEpsilon` (bracketing then bisection on plannedPrivacy; calibration.h). So tanh runs
 // get the √P rule and adaptive clipping its count noise for free. Throws ConfigError for a
 // noise schedule (σ₀ alone does not fix ε) or a run without a privatizer, and PrivacyError
-// when the target cannot be reached.
+// when the target cannot be reached. pca-mlp's DP-PCA release is included and held fixed: only
+// σ₀ moves, and a PCA release that alone spends the target is a PrivacyError naming it.
 privacy::Calibration calibrateNoise(const ExperimentConfig& config, const RunPlanInput& input,
                                     double targetEpsilon);
 

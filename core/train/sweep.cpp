@@ -36,7 +36,7 @@ std::vector<std::string> sweepParameterNames() {
   return {"noise_multiplier", "clip_norm",       "learning_rate",   "optimizer",        "privatizer",
           "tanh_c",           "tanh_k",          "lot_size",        "epochs",           "microbatch_size",
           "noise_schedule",   "noise_decay_rate", "train_size",     "seed",             "dataset",
-          "model"};
+          "model",            "pca_dims",        "pca_noise",       "pca_sample"};
 }
 
 void applySweepValue(ExperimentConfig& c, const std::string& p, const std::string& v) {
@@ -56,6 +56,10 @@ void applySweepValue(ExperimentConfig& c, const std::string& p, const std::strin
   else if (p == "seed") c.training.seed = static_cast<std::uint64_t>(toInteger(p, v));
   else if (p == "dataset") c.dataset.name = v;
   else if (p == "model") c.model.preset = v;
+  // pca-mlp's DP-PCA projection (Abadi et al. 2016, §5): a larger σ_pca costs less ε.
+  else if (p == "pca_dims") c.model.pcaDims = static_cast<int>(toInteger(p, v));
+  else if (p == "pca_noise") c.model.pcaNoise = toNumber(p, v);
+  else if (p == "pca_sample") c.model.pcaSampleFraction = toNumber(p, v);
   else {
     std::string list;
     for (const auto& n : sweepParameterNames()) list += (list.empty() ? "" : ", ") + n;

@@ -57,6 +57,10 @@ void readDataset(JsonReader s, train::DatasetConfig& d) {
 void readModel(JsonReader s, train::ModelConfig& m) {
   m.preset = s.string(QStringLiteral("preset"), false, QString::fromStdString(m.preset), true).toStdString();
   m.hiddenWidths = s.integers(QStringLiteral("hidden"), 1, 65536, m.hiddenWidths);
+  // pca-mlp's projection; files written before it existed have none of these keys.
+  integer(s, "pca_dims", m.pcaDims, 1, 65536);
+  number(s, "pca_noise", m.pcaNoise);
+  number(s, "pca_sample", m.pcaSampleFraction);
   s.finish();
 }
 
@@ -129,7 +133,11 @@ QJsonObject experimentToJson(const ExperimentConfig& c) {
                               {"train_fraction", c.dataset.options.trainFraction},
                               {"seed", static_cast<double>(c.dataset.options.seed)},
                               {"max_train", static_cast<double>(c.dataset.options.maxTrain)}}},
-      {"model", QJsonObject{{"preset", text(c.model.preset)}, {"hidden", hidden}}},
+      {"model", QJsonObject{{"preset", text(c.model.preset)},
+                            {"hidden", hidden},
+                            {"pca_dims", c.model.pcaDims},
+                            {"pca_noise", c.model.pcaNoise},
+                            {"pca_sample", c.model.pcaSampleFraction}}},
       {"privacy", QJsonObject{{"privatizer", text(privacy::privatizerName(z.kind))},
                               {"clip_norm", z.clipNorm},
                               {"per_layer_clip", z.perLayer},
@@ -219,6 +227,8 @@ QJsonObject progressToJson(const train::ProgressEvent& e) {
   o.insert("learning_rate", numberToJson(e.learningRate));
   if (std::isfinite(e.privacy.order)) o.insert("rdp_order", e.privacy.order);
   if (!e.privacy.nominalLabel.empty()) o.insert("nominal_label", text(e.privacy.nominalLabel));
+  // The DP-PCA release that ε includes (Abadi et al. 2016, §5): "PCA: σ 7 on 10% of the data (…)".
+  if (!e.privacy.pcaLabel.empty()) o.insert("pca_label", text(e.privacy.pcaLabel));
   if (std::isfinite(e.countNoise)) o.insert("count_noise", e.countNoise);
   if (e.privacy.noiseRounded) o.insert("sigma_rounded_for_accounting", true);
   return o;

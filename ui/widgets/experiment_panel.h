@@ -1,12 +1,12 @@
-// The Experiment panel: every parameter of a run — data set, network, optimizer and
-// learning rate, privatizer and its own parameters, noise and its schedule, lot size,
-// epochs, δ, accountant, sampling, seed — as sliders paired with spin boxes, with a
-// tooltip on each saying what it does and its formula. It holds no maths: it produces an
-// ExperimentConfig and says when it changed (while dragging) and when a change is final.
+// The Experiment panel: every parameter of a run — data set, network (and pca-mlp's DP-PCA
+// projection), optimizer and learning rate, privatizer and its own parameters, noise and its
+// schedule, lot size, epochs, δ, accountant, sampling, secure noise, seed — as sliders paired
+// with spin boxes, with a tooltip on each saying what it does and its formula. It holds no maths:
+// it produces an ExperimentConfig and says when it changed (while dragging) and when a change is
+// final.
 #pragma once
 
 #include <QWidget>
-
 #include <map>
 #include <optional>
 #include <vector>
@@ -18,6 +18,7 @@ class QComboBox;
 class QCheckBox;
 class QSpinBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QLabel;
 class QPushButton;
 class QStackedWidget;
@@ -56,9 +57,16 @@ class ExperimentPanel : public QWidget {
   ParameterSlider* epochsSlider() const { return m_epochs; }
   ParameterSlider* targetEpsilonSlider() const { return m_targetEpsilon; }
   QComboBox* datasetCombo() const { return m_dataset; }
+  QComboBox* modelCombo() const { return m_model; }
   QComboBox* privatizerCombo() const { return m_privatizer; }
   QComboBox* accountantCombo() const { return m_accountant; }
   QPushButton* runButton() const { return m_run; }
+  QWidget* pcaControls() const { return m_pcaControls; }
+  QSpinBox* pcaDimsBox() const { return m_pcaDims; }
+  ParameterSlider* pcaNoiseSlider() const { return m_pcaNoise; }
+  ParameterSlider* pcaSampleSlider() const { return m_pcaSample; }
+  QCheckBox* secureNoiseBox() const { return m_secureNoise; }
+  QLabel* targetNote() const { return m_targetNote; }
 
  Q_SIGNALS:
   // Any parameter moved (also during a slider drag): the privacy readout follows it.
@@ -71,10 +79,21 @@ class ExperimentPanel : public QWidget {
   void liveModeChanged(bool on);
 
  private:
+  // The groups and their controls (experiment_panel_groups.cpp).
   QWidget* buildDataGroup();
   QWidget* buildModelGroup();
+  QWidget* buildPcaControls(QWidget* parent);
   QWidget* buildPrivacyGroup();
+  QWidget* buildPrivatizerPages(QWidget* parent);
+  QWidget* buildClipPage();
+  QWidget* buildTanhPage();
+  QWidget* buildAdaptivePage();
+  void addNoiseRows(QWidget* box, QFormLayout* form);
+  void addAccountingRows(QWidget* box, QFormLayout* form);
   QWidget* buildTrainingGroup();
+  // Every control reports changes the same way: configChanged while moving, configCommitted when
+  // final.
+  void connectControls();
   void refreshDatasetInfo();
   void refreshModel();
   void refreshDerived();
@@ -91,6 +110,10 @@ class ExperimentPanel : public QWidget {
   QComboBox* m_optimizer = nullptr;
   ParameterSlider* m_lr = nullptr;
   QDoubleSpinBox* m_momentum = nullptr;
+  QWidget* m_pcaControls = nullptr;  // pca-mlp's DP-PCA projection: k, σ_pca, f
+  QSpinBox* m_pcaDims = nullptr;
+  ParameterSlider* m_pcaNoise = nullptr;
+  ParameterSlider* m_pcaSample = nullptr;
   QComboBox* m_privatizer = nullptr;
   QStackedWidget* m_privatizerPages = nullptr;
   ParameterSlider* m_clip = nullptr;
@@ -104,6 +127,7 @@ class ExperimentPanel : public QWidget {
   ParameterSlider* m_sigma = nullptr;
   QCheckBox* m_targetMode = nullptr;
   ParameterSlider* m_targetEpsilon = nullptr;
+  QLabel* m_targetNote = nullptr;
   QComboBox* m_schedule = nullptr;
   QDoubleSpinBox* m_decayRate = nullptr;
   QSpinBox* m_microbatch = nullptr;
@@ -113,6 +137,7 @@ class ExperimentPanel : public QWidget {
   QComboBox* m_delta = nullptr;
   QComboBox* m_accountant = nullptr;
   QComboBox* m_sampling = nullptr;
+  QCheckBox* m_secureNoise = nullptr;
   QSpinBox* m_seed = nullptr;
   QCheckBox* m_live = nullptr;
   QPushButton* m_run = nullptr;

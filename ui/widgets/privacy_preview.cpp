@@ -1,14 +1,13 @@
 #include "ui/widgets/privacy_preview.h"
 
 #include <QObject>
-
 #include <algorithm>
 #include <cmath>
 
 #include "core/common/errors.h"
 #include "core/privacy/privacy_report.h"
-#include "core/train/run_planning.h"
 #include "core/privacy/tradeoff.h"
+#include "core/train/run_planning.h"
 #include "ui/io/number_format.h"
 
 namespace epsilon::ui {
@@ -16,7 +15,8 @@ namespace epsilon::ui {
 namespace {
 
 QString accountantLabel(privacy::AccountantKind kind) {
-  return kind == privacy::AccountantKind::Rdp ? QStringLiteral("RDP") : QStringLiteral("PLD (tight)");
+  return kind == privacy::AccountantKind::Rdp ? QStringLiteral("RDP")
+                                              : QStringLiteral("PLD (tight)");
 }
 
 }  // namespace
@@ -28,14 +28,17 @@ QString PrivacyPreview::label() const {
 QString PrivacyPreview::attackerSentence() const {
   if (!valid) return {};
   if (!std::isfinite(epsilon))
-    return QObject::tr("Without privacy there is no bound: an attacker may be able to detect every member.");
-  return QObject::tr("An attacker who wrongly accuses 1 in 100 non-members can detect a member at most "
-                     "%1 of the time (a guesser who knows nothing: 1%).")
+    return QObject::tr(
+        "Without privacy there is no bound: an attacker may be able to detect every member.");
+  return QObject::tr(
+             "An attacker who wrongly accuses 1 in 100 non-members can detect a member at most "
+             "%1 of the time (a guesser who knows nothing: 1%).")
       .arg(formatPercent(tprAtOnePercent));
 }
 
 bool previewIsInstant(const train::ExperimentConfig& config) {
-  return config.privacy.accountant == privacy::AccountantKind::Rdp && config.privacy.noise.isConstant();
+  return config.privacy.accountant == privacy::AccountantKind::Rdp &&
+         config.privacy.noise.isConstant();
 }
 
 double defaultDelta(long long trainSize) {
@@ -65,6 +68,8 @@ PrivacyPreview computePrivacyPreview(const PrivacyPreviewInput& input) {
     out.status = QString::fromStdString(report.statusLabel);
     out.isGuarantee = report.isGuarantee;
     out.nominalEpsilon = report.nominalEpsilon;
+    out.pcaLine = QString::fromStdString(report.pcaLabel);
+    out.pcaEpsilon = report.pcaEpsilon;
     out.sampleRate = train::sampleRate(c, input.trainSize);
     out.steps = c.totalSteps(input.trainSize);
     out.effectiveNoiseMultiplier = report.effectiveNoiseMultiplier;
@@ -74,8 +79,10 @@ PrivacyPreview computePrivacyPreview(const PrivacyPreviewInput& input) {
         if (point.nominalEpsilon) out.nominalCurve.emplace_back(point.epoch, *point.nominalEpsilon);
       }
     }
-    out.tprAtOnePercent = std::isfinite(out.epsilon) ? privacy::tprBound(out.epsilon, out.delta, 0.01) : 1.0;
-    out.maxAdvantage = std::isfinite(out.epsilon) ? privacy::maxAdvantage(out.epsilon, out.delta) : 1.0;
+    out.tprAtOnePercent =
+        std::isfinite(out.epsilon) ? privacy::tprBound(out.epsilon, out.delta, 0.01) : 1.0;
+    out.maxAdvantage =
+        std::isfinite(out.epsilon) ? privacy::maxAdvantage(out.epsilon, out.delta) : 1.0;
     out.valid = true;
   } catch (const std::exception& e) {
     out.valid = false;

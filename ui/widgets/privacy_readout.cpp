@@ -7,9 +7,8 @@
 #include <QLineSeries>
 #include <QPointer>
 #include <QThreadPool>
-#include <QValueAxis>
 #include <QVBoxLayout>
-
+#include <QValueAxis>
 #include <algorithm>
 #include <cmath>
 
@@ -22,6 +21,7 @@ PrivacyReadout::PrivacyReadout(QWidget* parent)
       m_epsilon(new QLabel(this)),
       m_label(new QLabel(this)),
       m_nominal(new QLabel(this)),
+      m_pca(new QLabel(this)),
       m_sentence(new QLabel(this)),
       m_chartView(new QChartView(this)),
       m_curve(new QLineSeries),
@@ -32,13 +32,23 @@ PrivacyReadout::PrivacyReadout(QWidget* parent)
   setPresentationMode(false);
   setMinimumWidth(330);
   m_epsilon->setObjectName(QStringLiteral("epsilonValue"));
-  m_epsilon->setToolTip(tr("The privacy budget the run will have spent at its end: (ε, δ)-differential privacy for the "
-                           "whole training set (Dwork et al. 2006). Smaller is more private."));
+  m_epsilon->setToolTip(tr(
+      "The privacy budget the run will have spent at its end: (ε, δ)-differential privacy for the "
+      "whole training set (Dwork et al. 2006). Smaller is more private."));
   m_label->setWordWrap(true);
   m_nominal->setWordWrap(true);
+  m_pca->setObjectName(QStringLiteral("pcaLine"));
+  m_pca->setWordWrap(true);
+  m_pca->setToolTip(tr(
+      "pca-mlp's input projection is computed from the data with Gaussian noise (Abadi et al. "
+      "2016, "
+      "§5) and released once before training: one more DP mechanism, composed with the steps. The "
+      "ε above includes it; this is what it costs on its own."));
+  m_pca->hide();
   m_sentence->setWordWrap(true);
-  m_sentence->setToolTip(tr("From the hypothesis-testing view of DP (Kairouz et al. 2015; Dong, Roth & Su 2022): "
-                            "TPR ≤ min(e^ε·FPR + δ, 1 − e^(−ε)(1 − δ − FPR))."));
+  m_sentence->setToolTip(
+      tr("From the hypothesis-testing view of DP (Kairouz et al. 2015; Dong, Roth & Su 2022): "
+         "TPR ≤ min(e^ε·FPR + δ, 1 − e^(−ε)(1 − δ − FPR))."));
 
   auto* chart = new QChart;
   chart->legend()->hide();
@@ -66,19 +76,23 @@ PrivacyReadout::PrivacyReadout(QWidget* parent)
   m_chartView->setChart(chart);
   m_chartView->setRenderHint(QPainter::Antialiasing);
   m_chartView->setMinimumHeight(150);
-  m_chartView->setToolTip(tr("ε spent as training goes on: every step composes one more subsampled Gaussian "
-                             "mechanism (grey dashes: the tanh filter's nominal figure)."));
+  m_chartView->setToolTip(
+      tr("ε spent as training goes on: every step composes one more subsampled Gaussian "
+         "mechanism (grey dashes: the tanh filter's nominal figure)."));
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addWidget(m_epsilon);
   layout->addWidget(m_label);
   layout->addWidget(m_nominal);
+  layout->addWidget(m_pca);
   layout->addWidget(m_sentence);
   layout->addWidget(m_chartView, 1);
 }
 
-PrivacyReadout::~PrivacyReadout() { m_generation->fetch_add(1); }
+PrivacyReadout::~PrivacyReadout() {
+  m_generation->fetch_add(1);
+}
 
 void PrivacyReadout::setPresentationMode(bool on) {
   QFont big = font();
@@ -87,7 +101,12 @@ void PrivacyReadout::setPresentationMode(bool on) {
   m_epsilon->setFont(big);
 }
 
-QString PrivacyReadout::epsilonText() const { return m_epsilon->text(); }
+QString PrivacyReadout::epsilonText() const {
+  return m_epsilon->text();
+}
+QString PrivacyReadout::pcaText() const {
+  return m_pca->text();
+}
 
 void PrivacyReadout::setInput(const PrivacyPreviewInput& input) {
   const long long generation = m_generation->fetch_add(1) + 1;
@@ -97,13 +116,19 @@ void PrivacyReadout::setInput(const PrivacyPreviewInput& input) {
   }
   ++m_pending;
   m_label->setText(tr("computing ε with the %1 accountant…")
-                       .arg(input.config.privacy.accountant == privacy::AccountantKind::Rdp ? QStringLiteral("RDP")
-                                                                                            : QStringLiteral("PLD")));
+                       .arg(input.config.privacy.accountant == privacy::AccountantKind::Rdp
+                                ? QStringLiteral("RDP")
+                                : QStringLiteral("PLD")));
   QPointer<PrivacyReadout> self(this);
   auto counter = m_generation;
   QThreadPool::globalInstance()->start([self, counter, input, generation] {
     if (counter->load() != generation) {  // a newer request superseded this one
-      QMetaObject::invokeMethod(qApp, [self] { if (self) --self->m_pending; }, Qt::QueuedConnection);
+      QMetaObject::invokeMethod(
+          qApp,
+          [self] {
+            if (self) --self->m_pending;
+          },
+          Qt::QueuedConnection);
       return;
     }
     PrivacyPreview preview = computePrivacyPreview(input);
@@ -122,8 +147,10 @@ void PrivacyReadout::show(const PrivacyPreview& p) {
   m_preview = p;
   if (!p.valid) {
     m_epsilon->setText(QStringLiteral("ε = ?"));
-    m_label->setText(QStringLiteral("<span style='color:#c00'>%1</span>").arg(p.error.toHtmlEscaped()));
+    m_label->setText(
+        QStringLiteral("<span style='color:#c00'>%1</span>").arg(p.error.toHtmlEscaped()));
     m_nominal->clear();
+    showPca(p);  // hides the line: an invalid preview has none
     m_sentence->clear();
     m_curve->clear();
     m_nominalCurve->clear();
@@ -134,13 +161,16 @@ void PrivacyReadout::show(const PrivacyPreview& p) {
   QString details = p.label();
   if (p.order) details += tr(" · order α = %1").arg(formatNumber(*p.order));
   details += tr("<br><small>q = %1, %2 steps, effective σ = %3 · %4</small>")
-                 .arg(formatNumber(p.sampleRate), QString::number(p.steps), formatNumber(p.effectiveNoiseMultiplier),
-                      p.status.toHtmlEscaped());
-  if (!p.isGuarantee && std::isfinite(p.epsilon)) details = QStringLiteral("<span style='color:#b35900'>") + details + QStringLiteral("</span>");
+                 .arg(formatNumber(p.sampleRate), QString::number(p.steps),
+                      formatNumber(p.effectiveNoiseMultiplier), p.status.toHtmlEscaped());
+  if (!p.isGuarantee && std::isfinite(p.epsilon))
+    details = QStringLiteral("<span style='color:#b35900'>") + details + QStringLiteral("</span>");
   m_label->setText(details);
   if (p.nominalEpsilon) {
-    m_nominal->setText(tr("<span style='color:#b00'>Nominal ε = %1 — not a DP guarantee</span><br><small>The paper "
-                          "treats the tanh filter's sensitivity as c; its true L2 sensitivity is c·√P, which gives the "
+    m_nominal->setText(tr("<span style='color:#b00'>Nominal ε = %1 — not a DP "
+                          "guarantee</span><br><small>The paper "
+                          "treats the tanh filter's sensitivity as c; its true L2 sensitivity is "
+                          "c·√P, which gives the "
                           "honest ε above.</small>")
                            .arg(formatEpsilon(*p.nominalEpsilon)));
     m_nominal->show();
@@ -148,6 +178,7 @@ void PrivacyReadout::show(const PrivacyPreview& p) {
     m_nominal->clear();
     m_nominal->hide();
   }
+  showPca(p);
   m_sentence->setText(p.attackerSentence());
   QList<QPointF> points, nominal;
   double xMax = 1, yMax = 0;
@@ -168,6 +199,21 @@ void PrivacyReadout::show(const PrivacyPreview& p) {
   m_x->applyNiceNumbers();
   m_y->setRange(0, yMax > 0 ? yMax * 1.05 : 1.0);
   Q_EMIT previewUpdated();
+}
+
+void PrivacyReadout::showPca(const PrivacyPreview& p) {
+  if (p.pcaLine.isEmpty()) {
+    m_pca->clear();
+    m_pca->hide();
+    return;
+  }
+  QString text = p.pcaLine.toHtmlEscaped();
+  if (p.pcaEpsilon)
+    text += tr("<br><small>costs ε = %1 on its own (same δ and accountant); included in the ε "
+               "above</small>")
+                .arg(formatEpsilon(*p.pcaEpsilon));
+  m_pca->setText(text);
+  m_pca->show();
 }
 
 }  // namespace epsilon::ui

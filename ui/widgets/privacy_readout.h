@@ -1,12 +1,12 @@
 // The live privacy readout: the ε the configured run will spend, big, with its δ,
 // accountant and sampling assumption; its curve over epochs; one sentence of what it means
 // for a membership attacker; and for the tanh filter the paper's nominal ε beside the
-// honest one, plainly marked as no guarantee. Follows the sliders with no training: RDP with
-// constant noise is computed at once, anything slower on a worker (latest request wins).
+// honest one, plainly marked as no guarantee; for pca-mlp the DP-PCA release on its own line.
+// Follows the sliders with no training: RDP with constant noise is computed at once, anything
+// slower on a worker (latest request wins).
 #pragma once
 
 #include <QWidget>
-
 #include <atomic>
 #include <memory>
 
@@ -31,6 +31,7 @@ class PrivacyReadout : public QWidget {
   void setInput(const PrivacyPreviewInput& input);
   const PrivacyPreview& preview() const { return m_preview; }
   QString epsilonText() const;  // what the big label shows
+  QString pcaText() const;      // the DP-PCA line (empty without pca-mlp)
   bool isComputing() const { return m_pending > 0; }
   void setPresentationMode(bool on);
 
@@ -39,10 +40,12 @@ class PrivacyReadout : public QWidget {
 
  private:
   void show(const PrivacyPreview& preview);
+  void showPca(const PrivacyPreview& preview);
 
   QLabel* m_epsilon;
   QLabel* m_label;
   QLabel* m_nominal;
+  QLabel* m_pca;
   QLabel* m_sentence;
   QChartView* m_chartView;
   QLineSeries* m_curve;

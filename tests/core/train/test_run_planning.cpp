@@ -1,11 +1,13 @@
 // Run planning without training: q = L/N, the planned privacy report against a hand-composed
 // accountant, the ε curve under a noise schedule and its sampling label, σ calibration (the
-// tanh filter's √P rule included) and the epoch-end steps of a curve.
+// tanh filter's √P rule included), pca-mlp's DP-PCA release planned and held fixed, and the
+// epoch-end steps of a curve.
 #include <QtTest>
 #include <cmath>
 #include <vector>
 
 #include "core/common/errors.h"
+#include "core/privacy/dp_pca.h"
 #include "core/privacy/rdp_accountant.h"
 #include "core/train/run_planning.h"
 
@@ -136,6 +138,37 @@ class TestRunPlanning : public QObject {
     none.privacy.privatizer.kind = privacy::PrivatizerKind::None;
     QVERIFY_THROWS_EXCEPTION(ConfigError, calibrateNoise(none, {kTrain, 1}, 2.0));
     QVERIFY_THROWS_EXCEPTION(PrivacyError, calibrateNoise(clipConfig(), {kTrain, 1}, 1e-9));
+  }
+
+  void pcaReleaseIsPlannedAndHeldFixed() {
+    // pca-mlp: the DP-PCA release (σ_pca 7, once, unsampled) composed before the 1000 steps.
+    ExperimentConfig c = clipConfig();
+    c.model.preset = "pca-mlp";
+    c.model.pcaNoise = 7.0;
+    privacy::RdpAccountant accountant;
+    accountant.compose(privacy::dpPcaEvent(7.0));
+    accountant.compose(privacy::dpSgdStepEvent(0.01, 1.1), 1000);
+    const privacy::PrivacyReport planned = plannedPrivacy(c, {kTrain, 1000});
+    QVERIFY(std::abs(planned.epsilon - accountant.epsilon(1e-5)) < 1e-9);
+    QVERIFY(planned.epsilon > rdpEpsilon(0.01, 1.1, 1000));
+    QVERIFY(QString::fromStdString(planned.pcaLabel).startsWith("PCA: σ 7 on 10% of the data"));
+    // The curve includes it at every point, and its end is the planned ε.
+    const std::vector<long long> steps{100, 1000};
+    const EpsilonCurve curve = epsilonCurve(c, {kTrain, 1000}, steps);
+    QVERIFY(curve.points.front().epsilon > rdpEpsilon(0.01, 1.1, 100));
+    QVERIFY(std::abs(curve.points.back().epsilon - planned.epsilon) < 1e-9);
+    // Calibration moves σ only: the target is met with the PCA's share spent, so σ is larger.
+    const privacy::Calibration withPca = calibrateNoise(c, {kTrain, 1000}, 2.0);
+    const privacy::Calibration without = calibrateNoise(clipConfig(), {kTrain, 1000}, 2.0);
+    QVERIFY(withPca.epsilon <= 2.0 && withPca.epsilon > 1.99);
+    QVERIFY(withPca.noiseMultiplier > without.noiseMultiplier);
+    // A target the PCA alone spends cannot be reached, and the error says why.
+    try {
+      calibrateNoise(c, {kTrain, 1000}, 0.3);
+      QFAIL("expected a PrivacyError");
+    } catch (const PrivacyError& e) {
+      QVERIFY2(QString(e.what()).contains("model.pca_noise"), e.what());
+    }
   }
 
   void epochEndsAreThinnedButKeepTheEnd() {

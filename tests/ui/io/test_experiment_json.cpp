@@ -83,6 +83,40 @@ class TestExperimentJson : public QObject {
     QVERIFY(back.training.snapshots);
   }
 
+  void pcaFieldsRoundTrip() {
+    ExperimentConfig c = unusual();
+    c.model.preset = "pca-mlp";
+    c.model.pcaDims = 24;
+    c.model.pcaNoise = 16.5;
+    c.model.pcaSampleFraction = 0.35;
+    const QJsonObject json = experimentToJson(c);
+    const QJsonObject model = json["model"].toObject();
+    QCOMPARE(model["pca_dims"].toInt(), 24);
+    QCOMPARE(model["pca_noise"].toDouble(), 16.5);
+    QCOMPARE(model["pca_sample"].toDouble(), 0.35);
+    const ExperimentConfig back = experimentFromJson(QJsonDocument::fromJson(QJsonDocument(json).toJson()).object());
+    QCOMPARE(back.model.pcaDims, 24);
+    QCOMPARE(back.model.pcaNoise, 16.5);
+    QCOMPARE(back.model.pcaSampleFraction, 0.35);
+    QCOMPARE(experimentToJson(back), json);
+  }
+
+  void fileWithoutPcaFieldsKeepsTheDefaults() {
+    // Written before the projection existed: no pca_* keys; they keep the base's values.
+    QJsonObject json = experimentToJson(ExperimentConfig{});
+    QJsonObject model = json["model"].toObject();
+    for (const char* key : {"pca_dims", "pca_noise", "pca_sample"}) model.remove(QLatin1String(key));
+    model["preset"] = "pca-mlp";
+    json["model"] = model;
+    const ExperimentConfig defaults;
+    const ExperimentConfig back = experimentFromJson(json);
+    QCOMPARE(back.model.preset, std::string("pca-mlp"));
+    QCOMPARE(back.model.pcaDims, defaults.model.pcaDims);
+    QCOMPARE(back.model.pcaNoise, defaults.model.pcaNoise);
+    QCOMPARE(back.model.pcaSampleFraction, defaults.model.pcaSampleFraction);
+    back.validate();  // and it is a valid pca-mlp experiment
+  }
+
   void partialFileKeepsTheBase() {
     const ExperimentConfig back = experimentFromJson(
         QJsonDocument::fromJson(R"({"format": "epsilonlab-experiment", "version": 1, "optimizer": {"learning_rate": 0.5}})").object(),
@@ -102,6 +136,10 @@ class TestExperimentJson : public QObject {
     QTest::newRow("fraction for an integer") << head + R"("training": {"lot_size": 2.5}})" << "training.lot_size: expected an integer";
     QTest::newRow("bad choice") << head + R"("privacy": {"sampling": "uniform"}})" << "privacy.sampling: expected one of poisson, shuffle";
     QTest::newRow("bad hidden") << head + R"("model": {"hidden": [8, 0]}})" << "model.hidden: expected integers";
+    QTest::newRow("string for pca_noise") << head + R"("model": {"pca_noise": "7"}})" << "model.pca_noise: expected a number";
+    QTest::newRow("fraction for pca_dims") << head + R"("model": {"pca_dims": 6.5}})" << "model.pca_dims: expected an integer";
+    QTest::newRow("pca_dims out of range") << head + R"("model": {"pca_dims": 0}})" << "model.pca_dims: expected an integer";
+    QTest::newRow("bool for pca_sample") << head + R"("model": {"pca_sample": true}})" << "model.pca_sample: expected a number";
     QTest::newRow("section not an object") << head + R"("model": 3})" << "model: expected an object";
     QTest::newRow("no format") << QByteArray(R"({"version": 1})") << "format: expected";
     QTest::newRow("version 2") << QByteArray(R"({"format": "epsilonlab-experiment", "version": 2})") << "version: expected 1, got 2";

@@ -85,13 +85,24 @@ class TestPresetFile : public QObject {
     QCOMPARE(points[0].config.privacy.privatizer.clipNorm, 4.0);
     QCOMPARE(points[0].values.front().second, std::string("sgd"));
 
-    // Abadi: σ calibrated per target ε, the smallest budget needs the most noise; + baseline.
+    // Abadi: pca-mlp at the paper's (σ, σ_pca) = (8, 16), (4, 7), (2, 4), lot 600, C 4, lr 0.1
+    // falling linearly to 0.052 over 10 epochs; the smallest budget has the most noise; + baseline.
     const Preset abadi = findPreset(QStringLiteral("abadi-privacy-levels"));
     const auto levels = presetPoints(abadi, presetBaseConfig(abadi, false, "mnist-10k"), false, 8000);
     QCOMPARE(levels.size(), std::size_t{4});
     QVERIFY(levels[0].config.privacy.noise.initial > levels[1].config.privacy.noise.initial);
     QVERIFY(levels[1].config.privacy.noise.initial > levels[2].config.privacy.noise.initial);
     QVERIFY(levels[2].config.privacy.noise.initial > 0.5);
+    const double pcaNoise[] = {16.0, 7.0, 4.0, 0.0};
+    for (std::size_t i = 0; i < levels.size(); ++i) {
+      QCOMPARE(levels[i].config.model.preset, std::string("pca-mlp"));
+      QCOMPARE(levels[i].config.model.pcaNoise, pcaNoise[i]);
+      QCOMPARE(levels[i].config.model.pcaDims, 60);
+      QCOMPARE(levels[i].config.model.pcaSampleFraction, 1.0);
+      QCOMPARE(levels[i].config.training.lotSize, 600);
+      QCOMPARE(levels[i].config.optimizer.lrDecay, optim::LearningRateDecay::Linear);
+      QCOMPARE(levels[i].config.optimizer.lrDecayRate * levels[i].config.optimizer.learningRate, 0.052);
+    }
     QCOMPARE(levels[3].config.privacy.privatizer.kind, privacy::PrivatizerKind::None);
     QCOMPARE(levels[3].values.front().second, std::string("baseline"));
 
