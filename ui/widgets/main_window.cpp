@@ -22,6 +22,7 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include "core/train/config_check.h"
 #include "ui/charts/chart_export.h"
 #include "ui/widgets/chart_panel.h"
 #include "ui/widgets/control_input_filter.h"
@@ -302,6 +303,12 @@ int MainWindow::startRun(bool live) {
     return 0;
   }
   const train::ExperimentConfig config = m_panel->config();
+  // What the panel shows at its controls (Run is disabled then; Ctrl+R and scripts land here).
+  const auto issues = train::checkConfig(config, m_panel->trainSize());
+  if (train::hasImpossible(issues)) {
+    showError(tr("Cannot start the run"), QString::fromStdString(issues.front().message));
+    return 0;
+  }
   try {
     config.validate();
   } catch (const std::exception& e) {
