@@ -53,6 +53,11 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   layout->addWidget(buildPrivacyGroup());
   layout->addWidget(buildTrainingGroup());
 
+  m_issues = new QLabel(this);
+  m_issues->setObjectName(QStringLiteral("configIssues"));
+  m_issues->setWordWrap(true);
+  m_issues->hide();
+  layout->addWidget(m_issues);
   auto* buttons = new QHBoxLayout;
   m_live = new QCheckBox(tr("Live mode"), this);
   m_live->setToolTip(tr(
@@ -256,6 +261,7 @@ void ExperimentPanel::onChanged() {
   if (m_loading) return;
   refreshDerived();
   applyTargetEpsilon();
+  refreshIssues();
   Q_EMIT configChanged();
 }
 

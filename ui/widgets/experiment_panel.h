@@ -97,6 +97,8 @@ class ExperimentPanel : public QWidget {
   void refreshDatasetInfo();
   void refreshModel();
   void refreshDerived();
+  void refreshIssues();  // experiment_panel_checks.cpp
+  QWidget* controlFor(const std::string& field) const;
   void applyTargetEpsilon();
   void onChanged();
   void onCommitted();
@@ -141,6 +143,8 @@ class ExperimentPanel : public QWidget {
   QSpinBox* m_seed = nullptr;
   QCheckBox* m_live = nullptr;
   QPushButton* m_run = nullptr;
+  QLabel* m_issues = nullptr;          // checkConfig's messages, above Run
+  QList<QWidget*> m_flaggedControls;   // controls framed for an issue
   long long m_parameterCount = 0;
   QString m_modelProblem;
   bool m_loading = false;

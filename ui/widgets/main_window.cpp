@@ -8,7 +8,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QImage>
-#include <QInputDialog>
 #include <QJsonDocument>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -23,12 +22,14 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include "core/train/config_check.h"
 #include "ui/charts/chart_export.h"
 #include "ui/widgets/chart_panel.h"
 #include "ui/widgets/control_input_filter.h"
 #include "ui/widgets/decision_boundary_view.h"
 #include "ui/io/experiment_json.h"
 #include "ui/widgets/experiment_panel.h"
+#include "ui/widgets/export_dialog.h"
 #include "ui/widgets/image_strip.h"
 #include "ui/widgets/privacy_readout.h"
 #include "ui/charts/run_model.h"
@@ -64,6 +65,7 @@ MainWindow::MainWindow(Options options, QWidget* parent)
   buildCentralTabs();
   buildMenus();
   buildLessonsMenu();
+  buildPaceMenu();
   statusBar()->showMessage(tr("Move a slider: ε follows at once. Run (Ctrl+R) trains; live mode retrains on every release."));
 
   m_liveDebounce->setSingleShot(true);
@@ -199,23 +201,9 @@ void MainWindow::buildMenus() {
   file->addSeparator();
   QMenu* exportMenu = file->addMenu(tr("&Export chart"));
   auto exportWithDialog = [this](int kind) {
-    QString path = QFileDialog::getSaveFileName(this, tr("Export chart"),
-                                                kind < 0 ? QStringLiteral("charts.png")
-                                                         : chartFileStem(static_cast<ChartKind>(kind)) + QStringLiteral(".png"),
-                                                tr("PNG image (*.png);;SVG vector image (*.svg);;PDF document (*.pdf)"));
-    if (path.isEmpty()) return;
-    QSize size(1600, 1000);
-    int dpi = 150;
-    ExportFormat format;
-    if (exportFormatForPath(path, format) && format == ExportFormat::Png) {
-      bool ok = false;
-      const int width = QInputDialog::getInt(this, tr("PNG size"), tr("Width in pixels:"), 1600, 200, 12000, 100, &ok);
-      if (!ok) return;
-      size = QSize(width, width * 10 / 16);
-      dpi = QInputDialog::getInt(this, tr("PNG resolution"), tr("Dots per inch:"), 150, 48, 1200, 1, &ok);
-      if (!ok) return;
-    }
-    exportChartTo(kind, path, size, dpi);
+    ExportDialog dialog(kind, this);  // chart, format, size, DPI; remembers the folder
+    if (dialog.exec() == QDialog::Accepted)
+      exportChartTo(dialog.chartKind(), dialog.path(), dialog.size(), dialog.dpi());
   };
   exportMenu->addAction(tr("Whole chart grid…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
                         [exportWithDialog] { exportWithDialog(-1); });
@@ -315,6 +303,12 @@ int MainWindow::startRun(bool live) {
     return 0;
   }
   const train::ExperimentConfig config = m_panel->config();
+  // What the panel shows at its controls (Run is disabled then; Ctrl+R and scripts land here).
+  const auto issues = train::checkConfig(config, m_panel->trainSize());
+  if (train::hasImpossible(issues)) {
+    showError(tr("Cannot start the run"), QString::fromStdString(issues.front().message));
+    return 0;
+  }
   try {
     config.validate();
   } catch (const std::exception& e) {
@@ -322,7 +316,7 @@ int MainWindow::startRun(bool live) {
     return 0;
   }
   const QString name = namesForNewRuns(*m_runs, {config}).front();
-  return live ? startLiveRun(config, name) : m_controller->start(config, name);
+  return live ? startLiveRun(paced(config), name) : m_controller->start(paced(config), name);
 }
 
 void MainWindow::onDatasetChanged() {

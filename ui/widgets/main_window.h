@@ -98,6 +98,9 @@ class MainWindow : public QMainWindow {
   void buildMenus();
   void buildPresetsMenu();
   void buildLessonsMenu();
+  void buildPaceMenu();
+  // The config with the Pace menu's choice (kept as it is while the choice is "as set").
+  train::ExperimentConfig paced(train::ExperimentConfig config) const;
   QDockWidget* lessonDock();
   void updateReadout();
   void onCommitted();
@@ -134,6 +137,7 @@ class MainWindow : public QMainWindow {
   QProgressBar* m_sweepProgress = nullptr;
   QPushButton* m_sweepCancel = nullptr;
   QList<int> m_sweepRuns;
+  double m_paceSeconds = -1.0;  // < 0: each config's own pace
   QString m_sessionPath;
   QString m_lastError;
   QString m_shownDataset;

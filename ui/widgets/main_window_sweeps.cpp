@@ -90,7 +90,7 @@ QList<int> MainWindow::startSweep(const std::vector<train::SweepPoint>& points) 
   for (const auto& point : points) configs.push_back(point.config);
   const QStringList names = namesForNewRuns(*m_runs, configs);
   for (std::size_t i = 0; i < points.size(); ++i)
-    ids << m_controller->start(points[i].config, names[static_cast<int>(i)], false);
+    ids << m_controller->start(paced(points[i].config), names[static_cast<int>(i)], false);
   m_sweepRuns = ids;
   updateSweepProgress();
   return ids;

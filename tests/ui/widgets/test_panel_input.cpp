@@ -1,6 +1,7 @@
 // The Experiment panel's input: the wheel over an unfocused combo box scrolls the panel and
 // leaves the value (it changes it only once the combo has the focus); live mode is off by
 // default and remembered once turned on; replacing a finished live run can be undone.
+#include <QAction>
 #include <QApplication>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -17,6 +18,7 @@
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/parameter_slider.h"
+#include "ui/widgets/training_controller.h"
 
 using namespace epsilon::ui;
 
@@ -87,6 +89,27 @@ class TestPanelInput : public QObject {
     MainWindow again(options);
     QVERIFY(again.experimentPanel()->liveMode());
     QSettings().clear();
+  }
+
+  void paceMenuSpreadsASmallRun() {
+    MainWindow w(testOptions());
+    QComboBox* data = w.experimentPanel()->datasetCombo();
+    data->setCurrentIndex(data->findText(QStringLiteral("circle")));
+    w.experimentPanel()->epochsSlider()->setValue(2);
+    auto* twoSeconds = w.findChild<QAction*>(QStringLiteral("pace2"));
+    QVERIFY(twoSeconds);
+    twoSeconds->trigger();
+    const int id = w.startRun();
+    QCOMPARE(w.runModel()->run(id)->config.training.paceSeconds, 2.0);
+    QTRY_VERIFY_WITH_TIMEOUT(finished(*w.runModel(), id), 60000);
+    QCOMPARE(w.runModel()->run(id)->status, RunStatus::Done);
+    QVERIFY2(w.runModel()->run(id)->elapsedSeconds >= 1.9,
+             qPrintable(QString::number(w.runModel()->run(id)->elapsedSeconds)));
+
+    w.findChild<QAction*>(QStringLiteral("pace0"))->trigger();  // real time again
+    const int fast = w.startRun();
+    QCOMPARE(w.runModel()->run(fast)->config.training.paceSeconds, 0.0);
+    w.controller()->cancelAll();
   }
 
   void replacingAFinishedLiveRunIsUndoable() {

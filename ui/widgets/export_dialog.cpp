@@ -1,0 +1,107 @@
+#include "ui/widgets/export_dialog.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+
+#include "ui/charts/run_charts.h"
+
+namespace epsilon::ui {
+
+namespace {
+const QString kFolderKey = QStringLiteral("exportFolder");
+}  // namespace
+
+ExportDialog::ExportDialog(int chartKind, QWidget* parent)
+    : QDialog(parent),
+      m_chart(new QComboBox(this)),
+      m_format(new QComboBox(this)),
+      m_width(new QSpinBox(this)),
+      m_height(new QSpinBox(this)),
+      m_dpi(new QSpinBox(this)),
+      m_file(new QLineEdit(this)) {
+  setWindowTitle(tr("Export chart"));
+  m_chart->addItem(tr("Whole chart grid (with the legend)"), -1);
+  for (ChartKind kind : kAllChartKinds) m_chart->addItem(chartTitle(kind), static_cast<int>(kind));
+  m_chart->setCurrentIndex(std::max(0, m_chart->findData(chartKind)));
+  m_format->addItem(tr("PNG image"), QStringLiteral("png"));
+  m_format->addItem(tr("SVG vector image"), QStringLiteral("svg"));
+  m_format->addItem(tr("PDF document"), QStringLiteral("pdf"));
+  m_width->setRange(200, 12000);
+  m_width->setValue(1600);
+  m_width->setSuffix(tr(" px"));
+  m_height->setRange(150, 12000);
+  m_height->setValue(1000);
+  m_height->setSuffix(tr(" px"));
+  m_dpi->setRange(48, 1200);
+  m_dpi->setValue(150);
+  const QString folder = QSettings().value(kFolderKey, QDir::homePath()).toString();
+  const QString stem =
+      chartKind < 0 ? QStringLiteral("charts") : chartFileStem(static_cast<ChartKind>(chartKind));
+  m_file->setText(QDir(folder).filePath(stem + QStringLiteral(".png")));
+
+  auto* browse = new QPushButton(tr("Browse…"), this);
+  auto* fileRow = new QHBoxLayout;
+  fileRow->addWidget(m_file, 1);
+  fileRow->addWidget(browse);
+  auto* sizeRow = new QHBoxLayout;
+  sizeRow->addWidget(m_width);
+  sizeRow->addWidget(m_height);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
+  auto* form = new QFormLayout(this);
+  form->addRow(tr("Chart:"), m_chart);
+  form->addRow(tr("Format:"), m_format);
+  form->addRow(tr("Size:"), sizeRow);
+  form->addRow(tr("Resolution (PNG):"), m_dpi);
+  form->addRow(tr("File:"), fileRow);
+  form->addRow(buttons);
+
+  connect(m_format, &QComboBox::currentIndexChanged, this, &ExportDialog::updateSuffix);
+  connect(browse, &QPushButton::clicked, this, &ExportDialog::browse);
+  connect(buttons, &QDialogButtonBox::accepted, this, &ExportDialog::accept);
+  connect(buttons, &QDialogButtonBox::rejected, this, &ExportDialog::reject);
+}
+
+int ExportDialog::chartKind() const {
+  return m_chart->currentData().toInt();
+}
+QSize ExportDialog::size() const {
+  return QSize(m_width->value(), m_height->value());
+}
+int ExportDialog::dpi() const {
+  return m_dpi->value();
+}
+
+QString ExportDialog::path() const {
+  const QFileInfo info(m_file->text().trimmed());
+  const QString suffix = m_format->currentData().toString();
+  return info.dir().filePath(info.completeBaseName() + QLatin1Char('.') + suffix);
+}
+
+void ExportDialog::updateSuffix() {
+  m_dpi->setEnabled(m_format->currentData().toString() == QLatin1String("png"));
+  m_file->setText(path());
+}
+
+void ExportDialog::browse() {
+  const QString chosen = QFileDialog::getSaveFileName(this, tr("Export chart"), path());
+  if (!chosen.isEmpty()) {
+    m_file->setText(chosen);
+    updateSuffix();
+  }
+}
+
+void ExportDialog::accept() {
+  QSettings().setValue(kFolderKey, QFileInfo(path()).absolutePath());
+  QDialog::accept();
+}
+
+}  // namespace epsilon::ui

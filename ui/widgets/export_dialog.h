@@ -1,0 +1,44 @@
+// The one export dialog: which chart (the grid or one of the four), the format (PNG, SVG,
+// PDF), the size, the DPI (PNG) and the file, starting in the folder used last (QSettings
+// "exportFolder", remembered on accept).
+#pragma once
+
+#include <QDialog>
+#include <QSize>
+
+class QComboBox;
+class QLineEdit;
+class QSpinBox;
+
+namespace epsilon::ui {
+
+class ExportDialog : public QDialog {
+  Q_OBJECT
+ public:
+  // `chartKind` preselects the chart: -1 the grid, else a ChartKind.
+  explicit ExportDialog(int chartKind, QWidget* parent = nullptr);
+
+  int chartKind() const;
+  QString path() const;  // the folder and file name, with the format's extension
+  QSize size() const;
+  int dpi() const;
+
+  QComboBox* formatCombo() const { return m_format; }
+  QComboBox* chartCombo() const { return m_chart; }
+  QLineEdit* fileEdit() const { return m_file; }
+
+  void accept() override;
+
+ private:
+  void updateSuffix();
+  void browse();
+
+  QComboBox* m_chart;
+  QComboBox* m_format;
+  QSpinBox* m_width;
+  QSpinBox* m_height;
+  QSpinBox* m_dpi;
+  QLineEdit* m_file;
+};
+
+}  // namespace epsilon::ui
