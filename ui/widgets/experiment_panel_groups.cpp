@@ -53,10 +53,10 @@ QWidget* ExperimentPanel::buildDataGroup() {
   open->setToolTip(
       tr("Add a folder holding MNIST-format IDX files (.gz or raw) or CIFAR-10 binary batches."));
   connect(open, &QPushButton::clicked, this, &ExperimentPanel::openDataFolderRequested);
-  auto* row = new QHBoxLayout;
-  row->addWidget(m_dataset, 1);
-  row->addWidget(open);
-  form->addRow(tr("Data set"), row);
+  // The button has its own row: beside the combo it set the panel's minimum width, and in
+  // presentation mode that pushed the parameter values out of the dock.
+  form->addRow(tr("Data set"), m_dataset);
+  form->addRow(QString(), open);
   m_datasetInfo = new QLabel(box);
   m_datasetInfo->setWordWrap(true);
   m_datasetInfo->setTextInteractionFlags(Qt::TextSelectableByMouse);

@@ -1,10 +1,13 @@
 #include "ui/widgets/main_window.h"
 
+#include <algorithm>
+
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QStyle>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QImage>
@@ -414,6 +417,15 @@ void MainWindow::setPresentationMode(bool on) {
   QFont f = QApplication::font();
   f.setPointSize(on ? 14 : QFont().pointSize());
   setFont(f);
+  // Larger fonts widen the panel: give its dock the width its values need (at most 40% of the
+  // window), after the new font has been laid out.
+  QTimer::singleShot(0, this, [this] {
+    auto* dock = findChild<QDockWidget*>(QStringLiteral("experimentDock"));
+    if (!dock || !dock->widget()) return;
+    const int needed = m_panel->minimumSizeHint().width() +
+                       style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 2 * dock->frameWidth() + 8;
+    resizeDocks({dock}, {std::min(needed, width() * 2 / 5)}, Qt::Horizontal);
+  });
   if (m_presentationAction && m_presentationAction->isChecked() != on) m_presentationAction->setChecked(on);
 }
 
