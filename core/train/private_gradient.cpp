@@ -1,7 +1,5 @@
 #include "core/train/private_gradient.h"
 
-#include <tbb/parallel_for.h>
-
 #include <algorithm>
 #include <cmath>
 
@@ -172,7 +170,8 @@ void PrivateGradient::perMicrobatch(const data::Split& train, std::span<const in
   privacy::GradientMatrix rows(units, p);
   std::vector<double> losses(members.size(), 0.0);
   if (m_slotWorkspaces.size() < members.size()) m_slotWorkspaces.resize(members.size());
-  tbb::parallel_for(std::size_t{0}, members.size(), [&](std::size_t k) {
+  // One chunk per slot: each writes only its own workspace, loss and row.
+  forEachChunk(members.size(), 1, [&](std::size_t k, std::size_t, std::size_t) {
     nn::Matrix<float> x;
     std::vector<int> labels;
     gather(train, members[k], x, labels);

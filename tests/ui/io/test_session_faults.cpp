@@ -13,6 +13,7 @@
 
 #include <QtTest>
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <thread>
@@ -43,6 +44,17 @@ std::vector<RunRecord> sessionOf(int runs, int points) {
     out.push_back(std::move(run));
   }
   return out;
+}
+
+// Equal bit for bit, NaN included (== would call two NaNs different).
+bool sameBits(const EvalPoint& a, const EvalPoint& b) {
+  const auto same = [](double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; };
+  return a.step == b.step && same(a.epoch, b.epoch) && same(a.trainLoss, b.trainLoss) &&
+         same(a.testAccuracy, b.testAccuracy) && same(a.testLoss, b.testLoss) &&
+         same(a.epsilon, b.epsilon) && same(a.nominalEpsilon, b.nominalEpsilon) &&
+         same(a.sigma, b.sigma) && same(a.clipNorm, b.clipNorm) &&
+         same(a.fractionClipped, b.fractionClipped) && same(a.gradientNorm, b.gradientNorm) &&
+         same(a.elapsedSeconds, b.elapsedSeconds);
 }
 
 QString sessionErrorOf(const std::function<void()>& action) {
@@ -186,10 +198,16 @@ class TestSessionFaults : public QObject {
     const qint64 loadMs = clock.elapsed();
     QCOMPARE(back.size(), std::size_t{1});
     QCOMPARE(back[0].evals.size(), std::size_t{1'000'000});
-    QCOMPARE(back[0].evals.back().step, 999'999LL);
-    QCOMPARE(back[0].evals[123'456].epsilon, runs[0].evals[123'456].epsilon);
+    // Every stored value reads back to the same bits (the compact file drops only whitespace).
+    qsizetype mismatches = 0;
+    for (std::size_t i = 0; i < runs[0].evals.size(); ++i)
+      if (!sameBits(back[0].evals[i], runs[0].evals[i])) ++mismatches;
+    QCOMPARE(mismatches, qsizetype{0});
+    // The file stays well inside loadSession's 512 MiB cap (it was 529 MB when indented).
+    const qint64 bytes = QFileInfo(path).size();
+    QVERIFY2(bytes < (256LL << 20), qPrintable(QStringLiteral("%1 bytes").arg(bytes)));
     qInfo("10^6 points: %lld bytes, saved in %lld ms, reopened in %lld ms",
-          static_cast<long long>(QFileInfo(path).size()), static_cast<long long>(saveMs),
+          static_cast<long long>(bytes), static_cast<long long>(saveMs),
           static_cast<long long>(loadMs));
   }
 };

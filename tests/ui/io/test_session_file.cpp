@@ -132,6 +132,34 @@ class TestSessionFile : public QObject {
     QCOMPARE(point["epsilon"].toString(), QStringLiteral("inf"));
     QVERIFY(point["test_loss"].isNull());  // NaN
   }
+  void hugeLossStepIsRefused() {
+    // Found by fuzz_session_json: a lot loss's step of 3.3e101 was converted to long long
+    // unchecked (undefined behaviour). The input is checked in as found.
+    const QString found = QStringLiteral(EPSILON_SOURCE_DIR "/tests/ui/io/data/fuzz-session-huge-loss-step.json");
+    try {
+      loadSession(found);
+      QFAIL("a session with a step of 3.3e101 was accepted");
+    } catch (const SessionError& e) {
+      const QString message = QString::fromUtf8(e.what());
+      QVERIFY2(message.contains(QStringLiteral("fuzz-session-huge-loss-step.json")), qPrintable(message));
+      QVERIFY2(message.contains(QStringLiteral("runs[0].losses[")), qPrintable(message));
+      QVERIFY2(message.contains(QStringLiteral("a step in [0, 9007199254740992]")), qPrintable(message));
+    }
+    // The largest exact step still reads; a fractional one does not.
+    QJsonObject session = sessionToJson(sampleRuns());
+    const auto withLoss = [&](const QJsonValue& step) {
+      QJsonArray runs = session["runs"].toArray();
+      QJsonObject run = runs[0].toObject();
+      run["losses"] = QJsonArray{QJsonArray{step, 2.5}};
+      runs[0] = run;
+      QJsonObject changed = session;
+      changed["runs"] = runs;
+      return changed;
+    };
+    QCOMPARE(sessionFromJson(withLoss(9007199254740992.0), QStringLiteral("s.json"))[0].losses[0].step,
+             9007199254740992LL);
+    QVERIFY_THROWS_EXCEPTION(SessionError, sessionFromJson(withLoss(1.5), QStringLiteral("s.json")));
+  }
   void unwritablePlaceKeepsOldFile() {
     QTemporaryDir dir;
     QVERIFY_THROWS_EXCEPTION(SessionError, saveSession(dir.filePath(QStringLiteral("no/such/dir/s.json")), sampleRuns()));
