@@ -421,9 +421,10 @@ void MainWindow::setPresentationMode(bool on) {
   // window), after the new font has been laid out.
   QTimer::singleShot(0, this, [this] {
     auto* dock = findChild<QDockWidget*>(QStringLiteral("experimentDock"));
-    if (!dock || !dock->widget()) return;
+    auto* scroll = dock ? qobject_cast<QScrollArea*>(dock->widget()) : nullptr;
+    if (!scroll) return;
     const int needed = m_panel->minimumSizeHint().width() +
-                       style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 2 * dock->frameWidth() + 8;
+                       style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 2 * scroll->frameWidth() + 8;
     resizeDocks({dock}, {std::min(needed, width() * 2 / 5)}, Qt::Horizontal);
   });
   if (m_presentationAction && m_presentationAction->isChecked() != on) m_presentationAction->setChecked(on);
