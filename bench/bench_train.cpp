@@ -47,8 +47,11 @@ namespace {
 using namespace epsilon;
 
 const data::Dataset* fashion() {
-  static const std::unique_ptr<const data::Dataset> dataset = []() -> std::unique_ptr<const data::Dataset> {
-    if (!std::filesystem::exists(std::string(data::kFashionMnistDirectory) + "/train-images-idx3-ubyte.gz")) return nullptr;
+  static const std::unique_ptr<const data::Dataset> dataset =
+      []() -> std::unique_ptr<const data::Dataset> {
+    if (!std::filesystem::exists(std::string(data::kFashionMnistDirectory) +
+                                 "/train-images-idx3-ubyte.gz"))
+      return nullptr;
     return std::make_unique<const data::Dataset>(data::loadDataset("fashion-mnist"));
   }();
   return dataset.get();
@@ -77,7 +80,8 @@ void BM_Epoch(benchmark::State& state, const std::string& preset) {
   const int slots = microbatch > 1 ? lot / microbatch : lot;
   auto privatizer = privacy::makePrivatizer(options, slices, slots);
   train::PrivateGradient pipeline(model, *privatizer, microbatch, slots, slots, 1);
-  train::PoissonSampler sampler(d->train.size(), static_cast<double>(lot) / static_cast<double>(d->train.size()), 1);
+  train::PoissonSampler sampler(d->train.size(),
+                                static_cast<double>(lot) / static_cast<double>(d->train.size()), 1);
   auto optimizer = optim::makeOptimizer({}, model.parameterCount());
   const long long steps = d->train.size() / lot;
   Eigen::VectorXf gradient;
@@ -89,7 +93,8 @@ void BM_Epoch(benchmark::State& state, const std::string& preset) {
       pipeline.compute(d->train, indices, step, 1.1, gradient);
       optimizer->step(model.parameters(), gradient, 0.15f);
     }
-    state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    state.SetIterationTime(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   state.counters["steps"] = static_cast<double>(steps);
   state.counters["params"] = static_cast<double>(model.parameterCount());
@@ -121,10 +126,12 @@ const auto epochArgs = [](benchmark::internal::Benchmark* b) {
 
 }  // namespace
 
-// variant: 0 non-private, 1 DP clip, 2 DP tanh filter, 3 DP per-layer clip, 4 DP micro-batches of 16.
-// tfp-cnn-tanh is the network with tanh activations (Papernot et al. 2020), not the filter.
+// variant: 0 non-private, 1 DP clip, 2 DP tanh filter, 3 DP per-layer clip, 4 DP micro-batches
+// of 16. tfp-cnn-tanh is the network with tanh activations (Papernot et al. 2020), not the filter.
 BENCHMARK_CAPTURE(BM_Epoch, tfp_cnn, std::string("tfp-cnn"))->Apply(epochArgs)->DenseRange(0, 4);
-BENCHMARK_CAPTURE(BM_Epoch, tfp_cnn_tanh, std::string("tfp-cnn-tanh"))->Apply(epochArgs)->DenseRange(0, 1);
+BENCHMARK_CAPTURE(BM_Epoch, tfp_cnn_tanh, std::string("tfp-cnn-tanh"))
+    ->Apply(epochArgs)
+    ->DenseRange(0, 1);
 BENCHMARK_CAPTURE(BM_Epoch, mlp_784_256_10, std::string("mlp"))->Apply(epochArgs)->DenseRange(0, 4);
 BENCHMARK_CAPTURE(BM_Evaluate, tfp_cnn, std::string("tfp-cnn"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Evaluate, mlp_784_256_10, std::string("mlp"))->Unit(benchmark::kMillisecond);

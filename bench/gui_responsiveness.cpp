@@ -5,18 +5,18 @@
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QTimer>
-
 #include <algorithm>
 #include <cstdio>
 #include <vector>
 
+#include "ui/charts/run_model.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/parameter_slider.h"
-#include "ui/charts/run_model.h"
 
 int main(int argc, char* argv[]) {
-  qputenv("QT_QPA_PLATFORM", qgetenv("QT_QPA_PLATFORM").isEmpty() ? QByteArray("offscreen") : qgetenv("QT_QPA_PLATFORM"));
+  qputenv("QT_QPA_PLATFORM", qgetenv("QT_QPA_PLATFORM").isEmpty() ? QByteArray("offscreen")
+                                                                  : qgetenv("QT_QPA_PLATFORM"));
   QApplication app(argc, argv);
   const int seconds = argc > 1 ? std::max(5, atoi(argv[1])) : 20;
   epsilon::ui::MainWindow::Options options;
@@ -44,7 +44,8 @@ int main(int argc, char* argv[]) {
   QObject::connect(&tick, &QTimer::timeout, [&] {
     const double now = clock.nsecsElapsed() / 1e6;
     if (last > 0) gaps.push_back(now - last);
-    if (last > 0 && now - last > 100) std::printf("  a %.0f ms gap at %.1f s\n", now - last, now / 1000);
+    if (last > 0 && now - last > 100)
+      std::printf("  a %.0f ms gap at %.1f s\n", now - last, now / 1000);
     last = now;
     if (gaps.size() % 30 == 0) {  // every ~half second: resize and repaint everything
       QElapsedTimer t;
@@ -58,15 +59,21 @@ int main(int argc, char* argv[]) {
   tick.start();
   app.exec();
   int running = 0;
-  for (const auto& r : window.runModel()->runs()) running += r.status == epsilon::ui::RunStatus::Running;
+  for (const auto& r : window.runModel()->runs())
+    running += r.status == epsilon::ui::RunStatus::Running;
   std::sort(gaps.begin(), gaps.end());
   std::sort(repaints.begin(), repaints.end());
-  auto pct = [](const std::vector<double>& v, double p) { return v.empty() ? 0.0 : v[std::min(v.size() - 1, size_t(p * v.size()))]; };
+  auto pct = [](const std::vector<double>& v, double p) {
+    return v.empty() ? 0.0 : v[std::min(v.size() - 1, size_t(p * v.size()))];
+  };
   std::printf("runs training at the end: %d of 4\n", running);
-  std::printf("timer gaps (ms, 16 ms asked): median %.1f  p95 %.1f  p99 %.1f  max %.1f  (%zu ticks)\n", pct(gaps, 0.5),
-              pct(gaps, 0.95), pct(gaps, 0.99), gaps.empty() ? 0.0 : gaps.back(), gaps.size());
-  std::printf("resize + full repaint (ms): median %.1f  p95 %.1f  max %.1f  (%zu times)\n", pct(repaints, 0.5),
-              pct(repaints, 0.95), repaints.empty() ? 0.0 : repaints.back(), repaints.size());
+  std::printf(
+      "timer gaps (ms, 16 ms asked): median %.1f  p95 %.1f  p99 %.1f  max %.1f  (%zu ticks)\n",
+      pct(gaps, 0.5), pct(gaps, 0.95), pct(gaps, 0.99), gaps.empty() ? 0.0 : gaps.back(),
+      gaps.size());
+  std::printf("resize + full repaint (ms): median %.1f  p95 %.1f  max %.1f  (%zu times)\n",
+              pct(repaints, 0.5), pct(repaints, 0.95), repaints.empty() ? 0.0 : repaints.back(),
+              repaints.size());
   window.close();
   return 0;
 }

@@ -4,7 +4,6 @@
 
 #include <QString>
 #include <QStringList>
-
 #include <functional>
 #include <map>
 #include <stdexcept>
@@ -32,8 +31,10 @@ struct Command {
 std::map<QString, Command>& commandRegistry();
 
 struct CommandRegistrar {
-  CommandRegistrar(const char* name, const char* summary, std::function<int(const QStringList&)> run) {
-    commandRegistry()[QString::fromUtf8(name)] = Command{QString::fromUtf8(summary), std::move(run)};
+  CommandRegistrar(const char* name, const char* summary,
+                   std::function<int(const QStringList&)> run) {
+    commandRegistry()[QString::fromUtf8(name)] =
+        Command{QString::fromUtf8(summary), std::move(run)};
   }
 };
 
@@ -42,5 +43,6 @@ struct CommandRegistrar {
 #define EPSILON_CLI_CONCAT_INNER(a, b) a##b
 #define EPSILON_CLI_CONCAT(a, b) EPSILON_CLI_CONCAT_INNER(a, b)
 // Registers `function` (int(const QStringList&)) as the command `name`.
-#define EPSILON_CLI_COMMAND(name, summary, function) \
-  static const ::epsilon::cli::CommandRegistrar EPSILON_CLI_CONCAT(epsilonCliRegistrar_, __LINE__)(name, summary, function)
+#define EPSILON_CLI_COMMAND(name, summary, function)                \
+  static const ::epsilon::cli::CommandRegistrar EPSILON_CLI_CONCAT( \
+      epsilonCliRegistrar_, __LINE__)(name, summary, function)

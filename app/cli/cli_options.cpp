@@ -2,7 +2,6 @@
 
 #include <QJsonDocument>
 #include <QTextStream>
-
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -51,7 +50,8 @@ std::optional<double> readOptionalDouble(const QCommandLineParser& parser, const
   return value;
 }
 
-std::optional<long long> readOptionalInteger(const QCommandLineParser& parser, const QString& flag) {
+std::optional<long long> readOptionalInteger(const QCommandLineParser& parser,
+                                             const QString& flag) {
   if (!parser.isSet(flag)) return std::nullopt;
   const QString text = parser.value(flag);
   bool ok = false;

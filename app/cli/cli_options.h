@@ -4,7 +4,6 @@
 
 #include <QCommandLineParser>
 #include <QJsonObject>
-
 #include <optional>
 
 #include "cli_command.h"

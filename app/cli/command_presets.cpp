@@ -4,12 +4,11 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTextStream>
-
 #include <algorithm>
 
 #include "cli_options.h"
-#include "experiment_json.h"
 #include "core/data/registry.h"
+#include "experiment_json.h"
 #include "ui/io/preset_file.h"
 
 namespace epsilon::cli {
@@ -40,7 +39,8 @@ int showPreset(const QString& name, bool quick) {
   long long trainSize = 0;
   for (const auto& info : data::listDatasets())
     if (info.name == base.dataset.name) trainSize = info.trainSize;
-  if (base.dataset.options.maxTrain > 0 && (trainSize == 0 || base.dataset.options.maxTrain < trainSize))
+  if (base.dataset.options.maxTrain > 0 &&
+      (trainSize == 0 || base.dataset.options.maxTrain < trainSize))
     trainSize = base.dataset.options.maxTrain;
   QJsonObject head = presetToJson(preset);
   if (!note.isEmpty()) head.insert("dataset_note", note);
@@ -60,11 +60,14 @@ int runPresets(const QStringList& arguments) {
       "presets. Run one with `epsilonlab-cli sweep --preset NAME`, all with `reproduce`."));
   parser.addOptions({
       {QStringLiteral("json"), QStringLiteral("Print one JSON object per preset.")},
-      {QStringLiteral("show"), QStringLiteral("Print the runs of one preset (name or file) as JSON lines."), QStringLiteral("NAME")},
+      {QStringLiteral("show"),
+       QStringLiteral("Print the runs of one preset (name or file) as JSON lines."),
+       QStringLiteral("NAME")},
       {QStringLiteral("quick"), QStringLiteral("With --show: the runs of --quick.")},
   });
   if (const auto exit = parseOrExplain(parser, arguments, QStringLiteral("presets"))) return *exit;
-  if (parser.isSet(QStringLiteral("show"))) return showPreset(parser.value(QStringLiteral("show")), parser.isSet(QStringLiteral("quick")));
+  if (parser.isSet(QStringLiteral("show")))
+    return showPreset(parser.value(QStringLiteral("show")), parser.isSet(QStringLiteral("quick")));
   if (parser.isSet(QStringLiteral("quick"))) throw UsageError("--quick: only with --show");
 
   const auto& presets = ui::builtinPresets();
@@ -75,9 +78,11 @@ int runPresets(const QStringList& arguments) {
   int width = 4;
   for (const auto& p : presets) width = std::max(width, static_cast<int>(p.name.size()));
   QTextStream out(stdout);
-  out << QStringLiteral("NAME").leftJustified(width + 2) << QStringLiteral("KIND").leftJustified(12) << "TITLE\n";
+  out << QStringLiteral("NAME").leftJustified(width + 2) << QStringLiteral("KIND").leftJustified(12)
+      << "TITLE\n";
   for (const auto& p : presets) {
-    out << p.name.leftJustified(width + 2) << ui::presetKindName(p.kind).leftJustified(12) << p.title << "\n"
+    out << p.name.leftJustified(width + 2) << ui::presetKindName(p.kind).leftJustified(12)
+        << p.title << "\n"
         << QString(width + 14, QLatin1Char(' ')) << "source: " << p.source << "\n";
   }
   return kExitOk;
@@ -85,6 +90,7 @@ int runPresets(const QStringList& arguments) {
 
 }  // namespace
 
-EPSILON_CLI_COMMAND("presets", "List the presets that reproduce the seed documents' experiments.", runPresets);
+EPSILON_CLI_COMMAND("presets", "List the presets that reproduce the seed documents' experiments.",
+                    runPresets);
 
 }  // namespace epsilon::cli

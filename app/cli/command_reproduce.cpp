@@ -7,7 +7,6 @@
 #include <QDir>
 #include <QTextStream>
 #include <QThread>
-
 #include <chrono>
 #include <cmath>
 
@@ -28,11 +27,13 @@ std::vector<ui::Preset> selectPresets(const QString& only) {
   if (only.isEmpty()) return all;
   std::vector<ui::Preset> chosen;
   for (const QString& name : only.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-    const auto it = std::find_if(all.begin(), all.end(), [&](const ui::Preset& p) { return p.name == name.trimmed(); });
+    const auto it = std::find_if(all.begin(), all.end(),
+                                 [&](const ui::Preset& p) { return p.name == name.trimmed(); });
     if (it == all.end()) {
       QStringList names;
       for (const auto& p : all) names << p.name;
-      throw UsageError("--only: unknown preset '" + name.toStdString() + "'; expected some of: " + names.join(", ").toStdString());
+      throw UsageError("--only: unknown preset '" + name.toStdString() +
+                       "'; expected some of: " + names.join(", ").toStdString());
     }
     chosen.push_back(*it);
   }
@@ -44,10 +45,13 @@ void drawCharts(PresetOutcome& o, const QDir& out, bool quick) {
   const QString file = o.preset.name + QStringLiteral(".png");
   const QString caption = o.preset.name + (quick ? QStringLiteral(" (quick)") : QString());
   const QString error = o.preset.kind == ui::PresetKind::Accountant
-                            ? plotOneChart(o.points, o.results, QStringLiteral("epsilon-vs-epoch"), out.filePath(file), caption)
+                            ? plotOneChart(o.points, o.results, QStringLiteral("epsilon-vs-epoch"),
+                                           out.filePath(file), caption)
                             : plotRunGrid(o.points, o.results, out.filePath(file), caption);
-  if (error.isEmpty()) o.images << file;
-  else o.error = error;
+  if (error.isEmpty())
+    o.images << file;
+  else
+    o.error = error;
 }
 
 int runReproduce(const QStringList& arguments) {
@@ -57,22 +61,32 @@ int runReproduce(const QStringList& arguments) {
       "DIR/index.html with each chart beside what the document reported and a verdict per figure.\n"
       "--quick trains on small subsets for a few epochs (a few minutes on 2 cores)."));
   parser.addOptions({
-      {QStringLiteral("out"), QStringLiteral("Folder for index.html, the charts and the CSV summaries (required)."), QStringLiteral("DIR")},
+      {QStringLiteral("out"),
+       QStringLiteral("Folder for index.html, the charts and the CSV summaries (required)."),
+       QStringLiteral("DIR")},
       {QStringLiteral("quick"), QStringLiteral("Use every preset's quick settings.")},
-      {QStringLiteral("only"), QStringLiteral("Only these presets (comma-separated names)."), QStringLiteral("NAME,...")},
-      {QStringLiteral("jobs"), QStringLiteral("Runs trained at the same time (default: one per core)."), QStringLiteral("N")},
-      {QStringLiteral("run-files"), QStringLiteral("Also write every run's JSON file (experiment + history).")},
+      {QStringLiteral("only"), QStringLiteral("Only these presets (comma-separated names)."),
+       QStringLiteral("NAME,...")},
+      {QStringLiteral("jobs"),
+       QStringLiteral("Runs trained at the same time (default: one per core)."),
+       QStringLiteral("N")},
+      {QStringLiteral("run-files"),
+       QStringLiteral("Also write every run's JSON file (experiment + history).")},
       {QStringLiteral("quiet"), QStringLiteral("Do not print a line per finished run.")},
   });
-  if (const auto exit = parseOrExplain(parser, arguments, QStringLiteral("reproduce"))) return *exit;
-  if (!parser.isSet(QStringLiteral("out"))) throw UsageError("--out: required (the folder for index.html)");
+  if (const auto exit = parseOrExplain(parser, arguments, QStringLiteral("reproduce")))
+    return *exit;
+  if (!parser.isSet(QStringLiteral("out")))
+    throw UsageError("--out: required (the folder for index.html)");
   const auto jobs = readOptionalInteger(parser, QStringLiteral("jobs"));
-  if (jobs && (*jobs < 1 || *jobs > 1024)) throw UsageError("--jobs: expected an integer in [1, 1024], got " + std::to_string(*jobs));
+  if (jobs && (*jobs < 1 || *jobs > 1024))
+    throw UsageError("--jobs: expected an integer in [1, 1024], got " + std::to_string(*jobs));
   const bool quick = parser.isSet(QStringLiteral("quick"));
   const std::vector<ui::Preset> presets = selectPresets(parser.value(QStringLiteral("only")));
   requirePlotTool("reproduce");
   const QString outPath = parser.value(QStringLiteral("out"));
-  if (!QDir().mkpath(outPath)) throw std::runtime_error(outPath.toStdString() + ": cannot create the output folder");
+  if (!QDir().mkpath(outPath))
+    throw std::runtime_error(outPath.toStdString() + ": cannot create the output folder");
   const QDir out(outPath);
   const auto start = std::chrono::steady_clock::now();
 
@@ -99,32 +113,40 @@ int runReproduce(const QStringList& arguments) {
   const bool quiet = parser.isSet(QStringLiteral("quiet"));
   QTextStream err(stderr);
   std::size_t done = 0;
-  const auto results = runPlanned(planned, jobs ? static_cast<int>(*jobs) : 0, cache, [&](std::size_t i, const train::RunResult& r) {
-    ++done;
-    if (quiet) return;
-    const train::ProgressEvent* last = lastEvaluation(r);
-    err << QStringLiteral("[%1/%2] %3 · %4: %5, accuracy %6, ε %7 (%8 s)\n")
-               .arg(done)
-               .arg(planned.size())
-               .arg(outcomes[owner[i].first].preset.name, QString::fromStdString(planned[i].point.label),
-                    QString::fromStdString(train::runStatusName(r.status)),
-                    last && std::isfinite(last->testAccuracy) ? QString::number(100 * last->testAccuracy, 'f', 1) + "%" : QStringLiteral("–"),
-                    last ? QString::number(last->privacy.epsilon, 'g', 4) : QStringLiteral("–"))
-               .arg(r.elapsedSeconds, 0, 'f', 1);
-    err.flush();
-  });
-  for (std::size_t i = 0; i < results.size(); ++i) outcomes[owner[i].first].results[owner[i].second] = results[i];
+  const auto results = runPlanned(
+      planned, jobs ? static_cast<int>(*jobs) : 0, cache,
+      [&](std::size_t i, const train::RunResult& r) {
+        ++done;
+        if (quiet) return;
+        const train::ProgressEvent* last = lastEvaluation(r);
+        err << QStringLiteral("[%1/%2] %3 · %4: %5, accuracy %6, ε %7 (%8 s)\n")
+                   .arg(done)
+                   .arg(planned.size())
+                   .arg(outcomes[owner[i].first].preset.name,
+                        QString::fromStdString(planned[i].point.label),
+                        QString::fromStdString(train::runStatusName(r.status)),
+                        last && std::isfinite(last->testAccuracy)
+                            ? QString::number(100 * last->testAccuracy, 'f', 1) + "%"
+                            : QStringLiteral("–"),
+                        last ? QString::number(last->privacy.epsilon, 'g', 4) : QStringLiteral("–"))
+                   .arg(r.elapsedSeconds, 0, 'f', 1);
+        err.flush();
+      });
+  for (std::size_t i = 0; i < results.size(); ++i)
+    outcomes[owner[i].first].results[owner[i].second] = results[i];
 
   const bool runFiles = parser.isSet(QStringLiteral("run-files"));
   for (PresetOutcome& o : outcomes) {
-    for (std::size_t i = 0; i < o.points.size(); ++i) o.measured.push_back(measureRun(o.points[i], o.results[i]));
+    for (std::size_t i = 0; i < o.points.size(); ++i)
+      o.measured.push_back(measureRun(o.points[i], o.results[i]));
     o.verdicts = figureVerdicts(o.preset, o.measured);
     const QString folder = QStringLiteral("runs/") + o.preset.name;
     if (runFiles) {
       writeSweepOutputs(out.filePath(folder), o.points, o.results);
     } else {
       QDir().mkpath(out.filePath(folder));
-      writeFileAtomically(out.filePath(folder + QStringLiteral("/summary.csv")), summaryCsv(o.points, o.results));
+      writeFileAtomically(out.filePath(folder + QStringLiteral("/summary.csv")),
+                          summaryCsv(o.points, o.results));
     }
     o.summaryFile = folder + QStringLiteral("/summary.csv");
     drawCharts(o, out, quick);
@@ -132,10 +154,12 @@ int runReproduce(const QStringList& arguments) {
 
   ReportInfo info;
   info.quick = quick;
-  info.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  info.wallSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   info.cores = QThread::idealThreadCount();
   info.jobs = jobs ? static_cast<int>(*jobs) : 0;
-  info.command = QStringLiteral("epsilonlab-cli reproduce ") + arguments.mid(1).join(QLatin1Char(' '));
+  info.command =
+      QStringLiteral("epsilonlab-cli reproduce ") + arguments.mid(1).join(QLatin1Char(' '));
   info.version = QCoreApplication::applicationVersion();
   info.finished = QDateTime::currentDateTime();
   writeFileAtomically(out.filePath(QStringLiteral("index.html")), reportHtml(outcomes, info));
@@ -143,8 +167,9 @@ int runReproduce(const QStringList& arguments) {
   int same = 0, figures = 0;
   for (const auto& o : outcomes)
     for (const auto& f : o.verdicts) figures += 1, same += f.same ? 1 : 0;
-  QTextStream(stdout) << out.filePath(QStringLiteral("index.html")) << ": " << same << " of " << figures
-                      << " figures show the same trend; wall time " << QString::number(info.wallSeconds, 'f', 1) << " s\n";
+  QTextStream(stdout) << out.filePath(QStringLiteral("index.html")) << ": " << same << " of "
+                      << figures << " figures show the same trend; wall time "
+                      << QString::number(info.wallSeconds, 'f', 1) << " s\n";
   // A diverged run is a result worth reporting; a failed run or a missing chart is not.
   for (const auto& o : outcomes) {
     if (!o.error.isEmpty()) return kExitFailure;
@@ -156,6 +181,8 @@ int runReproduce(const QStringList& arguments) {
 
 }  // namespace
 
-EPSILON_CLI_COMMAND("reproduce", "Re-run the seed documents' experiments and write an HTML report with verdicts.", runReproduce);
+EPSILON_CLI_COMMAND(
+    "reproduce", "Re-run the seed documents' experiments and write an HTML report with verdicts.",
+    runReproduce);
 
 }  // namespace epsilon::cli

@@ -7,7 +7,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTextStream>
-
 #include <cmath>
 
 #include "cli_options.h"
@@ -27,7 +26,10 @@ train::SweepAxis parseAxis(const QString& flag, const QString& text) {
   const auto eq = text.indexOf(QLatin1Char('='));
   const QStringList values = text.mid(eq + 1).split(QLatin1Char(','), Qt::KeepEmptyParts);
   if (eq <= 0 || values.isEmpty() || values.contains(QString()))
-    throw UsageError(QStringLiteral("--%1: expected NAME=v1,v2,... (e.g. noise_multiplier=0.5,1,2), got '%2'").arg(flag, text).toStdString());
+    throw UsageError(
+        QStringLiteral("--%1: expected NAME=v1,v2,... (e.g. noise_multiplier=0.5,1,2), got '%2'")
+            .arg(flag, text)
+            .toStdString());
   train::SweepAxis axis{text.left(eq).trimmed().toStdString(), {}};
   for (const QString& v : values) axis.values.push_back(v.trimmed().toStdString());
   return axis;
@@ -36,14 +38,17 @@ train::SweepAxis parseAxis(const QString& flag, const QString& text) {
 // The format field of a JSON file, to tell a preset from an experiment.
 QString formatOf(const QString& path) {
   QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) throw UsageError("--config: cannot open '" + path.toStdString() + "'");
+  if (!file.open(QIODevice::ReadOnly))
+    throw UsageError("--config: cannot open '" + path.toStdString() + "'");
   const QJsonDocument document = QJsonDocument::fromJson(file.read(1 << 20));
   return document.object().value(QStringLiteral("format")).toString();
 }
 
 QJsonObject pointSummary(const train::SweepPoint& point, const train::RunResult& result) {
   const train::ProgressEvent* last = lastEvaluation(result);
-  const auto number = [](double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null); };
+  const auto number = [](double v) {
+    return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null);
+  };
   QJsonObject o{{"index", point.index},
                 {"label", QString::fromStdString(point.label)},
                 {"status", QString::fromStdString(train::runStatusName(result.status))},
@@ -51,43 +56,67 @@ QJsonObject pointSummary(const train::SweepPoint& point, const train::RunResult&
                 {"final_epsilon", last ? number(last->privacy.epsilon) : QJsonValue()},
                 {"delta", result.config.privacy.delta},
                 {"seconds", result.elapsedSeconds}};
-  if (last && std::isfinite(last->privacy.nominalEpsilon)) o.insert("nominal_epsilon", last->privacy.nominalEpsilon);
-  if (!result.message.empty() && result.status != train::RunStatus::Done) o.insert("message", QString::fromStdString(result.message));
+  if (last && std::isfinite(last->privacy.nominalEpsilon))
+    o.insert("nominal_epsilon", last->privacy.nominalEpsilon);
+  if (!result.message.empty() && result.status != train::RunStatus::Done)
+    o.insert("message", QString::fromStdString(result.message));
   return o;
 }
 
 int runSweep(const QStringList& arguments) {
   QCommandLineParser parser;
-  parser.setApplicationDescription(QStringLiteral(
-      "Runs a sweep: one or two parameters over lists of values (every combination), or a preset's\n"
-      "runs, as parallel jobs. Writes one JSON run file per point and summary.csv into --out.\n"
-      "Examples:\n"
-      "  epsilonlab-cli sweep --preset report-fig4-noise --out fig4 --plot fig4.png\n"
-      "  epsilonlab-cli sweep --config exp.json --param noise_multiplier=0.5,1,2 --param2 clip_norm=1,4\n"
-      "  epsilonlab-cli sweep --preset report-fig4-noise --shard 2/3 --out part2   (a job-array slice)\n"
-      "Parameters: ") + QString::fromStdString([] {
+  parser.setApplicationDescription(
+      QStringLiteral(
+          "Runs a sweep: one or two parameters over lists of values (every combination), or a "
+          "preset's\n"
+          "runs, as parallel jobs. Writes one JSON run file per point and summary.csv into --out.\n"
+          "Examples:\n"
+          "  epsilonlab-cli sweep --preset report-fig4-noise --out fig4 --plot fig4.png\n"
+          "  epsilonlab-cli sweep --config exp.json --param noise_multiplier=0.5,1,2 --param2 "
+          "clip_norm=1,4\n"
+          "  epsilonlab-cli sweep --preset report-fig4-noise --shard 2/3 --out part2   (a "
+          "job-array slice)\n"
+          "Parameters: ") +
+      QString::fromStdString([] {
         std::string list;
         for (const auto& n : train::sweepParameterNames()) list += (list.empty() ? "" : ", ") + n;
         return list;
       }()));
   parser.addOptions({
-      {QStringLiteral("config"), QStringLiteral("An experiment file (with --param) or a preset file."), QStringLiteral("FILE")},
-      {QStringLiteral("preset"), QStringLiteral("A built-in preset (see `presets`)."), QStringLiteral("NAME")},
-      {QStringLiteral("param"), QStringLiteral("The swept parameter and its values (replaces a preset's)."), QStringLiteral("NAME=v1,v2,...")},
-      {QStringLiteral("param2"), QStringLiteral("A second parameter: every combination is run."), QStringLiteral("NAME=v1,v2,...")},
-      {QStringLiteral("jobs"), QStringLiteral("Runs trained at the same time (default: one per core)."), QStringLiteral("N")},
-      {QStringLiteral("out"), QStringLiteral("Folder for the run files and summary.csv."), QStringLiteral("DIR")},
-      {QStringLiteral("plot"), QStringLiteral("Draw the GUI's four charts of all runs (.png, .svg or .pdf)."), QStringLiteral("FILE")},
-      {QStringLiteral("shard"), QStringLiteral("Run only the K-th of N slices (points whose index mod N is K-1)."), QStringLiteral("K/N")},
-      {QStringLiteral("quick"), QStringLiteral("Use the preset's quick settings (fewer epochs, fewer examples).")},
+      {QStringLiteral("config"),
+       QStringLiteral("An experiment file (with --param) or a preset file."),
+       QStringLiteral("FILE")},
+      {QStringLiteral("preset"), QStringLiteral("A built-in preset (see `presets`)."),
+       QStringLiteral("NAME")},
+      {QStringLiteral("param"),
+       QStringLiteral("The swept parameter and its values (replaces a preset's)."),
+       QStringLiteral("NAME=v1,v2,...")},
+      {QStringLiteral("param2"), QStringLiteral("A second parameter: every combination is run."),
+       QStringLiteral("NAME=v1,v2,...")},
+      {QStringLiteral("jobs"),
+       QStringLiteral("Runs trained at the same time (default: one per core)."),
+       QStringLiteral("N")},
+      {QStringLiteral("out"), QStringLiteral("Folder for the run files and summary.csv."),
+       QStringLiteral("DIR")},
+      {QStringLiteral("plot"),
+       QStringLiteral("Draw the GUI's four charts of all runs (.png, .svg or .pdf)."),
+       QStringLiteral("FILE")},
+      {QStringLiteral("shard"),
+       QStringLiteral("Run only the K-th of N slices (points whose index mod N is K-1)."),
+       QStringLiteral("K/N")},
+      {QStringLiteral("quick"),
+       QStringLiteral("Use the preset's quick settings (fewer epochs, fewer examples).")},
       {QStringLiteral("quiet"), QStringLiteral("Do not print a line per finished run.")},
   });
   if (const auto exit = parseOrExplain(parser, arguments, QStringLiteral("sweep"))) return *exit;
-  const bool hasConfig = parser.isSet(QStringLiteral("config")), hasPreset = parser.isSet(QStringLiteral("preset"));
+  const bool hasConfig = parser.isSet(QStringLiteral("config")),
+             hasPreset = parser.isSet(QStringLiteral("preset"));
   if (hasConfig == hasPreset) throw UsageError("--config/--preset: expected exactly one of them");
   const auto jobs = readOptionalInteger(parser, QStringLiteral("jobs"));
-  if (jobs && (*jobs < 1 || *jobs > 1024)) throw UsageError("--jobs: expected an integer in [1, 1024], got " + std::to_string(*jobs));
-  if (parser.isSet(QStringLiteral("param2")) && !parser.isSet(QStringLiteral("param"))) throw UsageError("--param2: given without --param");
+  if (jobs && (*jobs < 1 || *jobs > 1024))
+    throw UsageError("--jobs: expected an integer in [1, 1024], got " + std::to_string(*jobs));
+  if (parser.isSet(QStringLiteral("param2")) && !parser.isSet(QStringLiteral("param")))
+    throw UsageError("--param2: given without --param");
   std::optional<std::pair<int, int>> shard;
   if (parser.isSet(QStringLiteral("shard"))) {
     try {
@@ -103,7 +132,8 @@ int runSweep(const QStringList& arguments) {
 
   std::vector<train::SweepAxis> axes;
   for (const char* flag : {"param", "param2"})
-    if (parser.isSet(QLatin1String(flag))) axes.push_back(parseAxis(QLatin1String(flag), parser.value(QLatin1String(flag))));
+    if (parser.isSet(QLatin1String(flag)))
+      axes.push_back(parseAxis(QLatin1String(flag), parser.value(QLatin1String(flag))));
 
   // The preset (built-in or a file) or the experiment the axes apply to.
   std::optional<ui::Preset> preset;
@@ -117,20 +147,27 @@ int runSweep(const QStringList& arguments) {
     }
   } else {
     const QString path = parser.value(QStringLiteral("config"));
-    if (formatOf(path) == QLatin1String(ui::kPresetFormat)) preset = ui::readPresetFile(path);
-    else base = readExperimentFile(path);
+    if (formatOf(path) == QLatin1String(ui::kPresetFormat))
+      preset = ui::readPresetFile(path);
+    else
+      base = readExperimentFile(path);
   }
   if (!preset && quick) throw UsageError("--quick: only with a preset");
-  if (!preset && axes.empty()) throw UsageError("--param: required with an experiment --config (e.g. --param noise_multiplier=0.5,1,2)");
+  if (!preset && axes.empty())
+    throw UsageError(
+        "--param: required with an experiment --config (e.g. --param noise_multiplier=0.5,1,2)");
   QString datasetNote;
   if (preset) base = ui::presetBaseConfig(*preset, quick, ui::chooseDataset(*preset, &datasetNote));
-  if (!datasetNote.isEmpty()) QTextStream(stderr) << "epsilonlab-cli sweep: " << datasetNote << "\n";
+  if (!datasetNote.isEmpty())
+    QTextStream(stderr) << "epsilonlab-cli sweep: " << datasetNote << "\n";
 
   DatasetCache cache;
   std::vector<train::SweepPoint> points;
   try {
-    if (!axes.empty()) points = train::expandSweep(base, axes);
-    else points = ui::presetPoints(*preset, base, quick, cache.get(base.dataset)->train.size());
+    if (!axes.empty())
+      points = train::expandSweep(base, axes);
+    else
+      points = ui::presetPoints(*preset, base, quick, cache.get(base.dataset)->train.size());
   } catch (const ConfigError& e) {
     throw UsageError(std::string(axes.empty() ? "--preset: " : "--param: ") + e.what());
   }
@@ -140,20 +177,23 @@ int runSweep(const QStringList& arguments) {
   for (const auto& p : points) planned.push_back({p, accountantOnly});
 
   const bool quiet = parser.isSet(QStringLiteral("quiet"));
-  const auto results = runPlanned(planned, jobs ? static_cast<int>(*jobs) : 0, cache, [&](std::size_t i, const train::RunResult& r) {
-    if (!quiet) printJsonLine(pointSummary(points[i], r));
-  });
+  const auto results = runPlanned(planned, jobs ? static_cast<int>(*jobs) : 0, cache,
+                                  [&](std::size_t i, const train::RunResult& r) {
+                                    if (!quiet) printJsonLine(pointSummary(points[i], r));
+                                  });
 
   // A file that cannot be written is a failure of the work (exit 1), not an internal error.
   int exitCode = kExitOk;
   try {
-    if (parser.isSet(QStringLiteral("out"))) writeSweepOutputs(parser.value(QStringLiteral("out")), points, results);
+    if (parser.isSet(QStringLiteral("out")))
+      writeSweepOutputs(parser.value(QStringLiteral("out")), points, results);
   } catch (const std::runtime_error& e) {
     QTextStream(stderr) << "epsilonlab-cli sweep: " << e.what() << "\n";
     exitCode = kExitFailure;
   }
   if (!plot.isEmpty()) {
-    const QString caption = preset ? preset->name : QFileInfo(parser.value(QStringLiteral("config"))).fileName();
+    const QString caption =
+        preset ? preset->name : QFileInfo(parser.value(QStringLiteral("config"))).fileName();
     const QString error = plotRunGrid(points, results, plot, caption);
     if (!error.isEmpty()) {
       QTextStream(stderr) << "epsilonlab-cli sweep: --plot: " << error << "\n";
@@ -162,7 +202,8 @@ int runSweep(const QStringList& arguments) {
   }
   for (const auto& r : results) {
     if (r.status == train::RunStatus::Failed) {
-      QTextStream(stderr) << "epsilonlab-cli sweep: run " << r.runId << " failed: " << QString::fromStdString(r.message) << "\n";
+      QTextStream(stderr) << "epsilonlab-cli sweep: run " << r.runId
+                          << " failed: " << QString::fromStdString(r.message) << "\n";
       exitCode = std::max(exitCode, r.inputError ? kExitUsage : kExitFailure);
     }
   }
@@ -171,6 +212,9 @@ int runSweep(const QStringList& arguments) {
 
 }  // namespace
 
-EPSILON_CLI_COMMAND("sweep", "Run a parameter sweep or a preset as parallel jobs; write run files, a CSV summary, charts.", runSweep);
+EPSILON_CLI_COMMAND(
+    "sweep",
+    "Run a parameter sweep or a preset as parallel jobs; write run files, a CSV summary, charts.",
+    runSweep);
 
 }  // namespace epsilon::cli

@@ -4,7 +4,6 @@
 #include <QCommandLineParser>
 #include <QJsonDocument>
 #include <QTextStream>
-
 #include <cstdio>
 #include <mutex>
 
@@ -14,8 +13,8 @@
 #include "core/train/job_runner.h"
 #include "experiment_json.h"
 #include "reproduce_plot.h"
-#include "ui/io/run_conversion.h"
 #include "train_flags.h"
+#include "ui/io/run_conversion.h"
 
 namespace epsilon::cli {
 
@@ -28,7 +27,9 @@ namespace {
   const auto colon = message.find(':');
   if (colon != std::string::npos) {
     const QString flag = flagForField(message.substr(0, colon));
-    if (!flag.isEmpty()) throw ConfigError(message.substr(0, colon) + " (" + flag.toStdString() + ")" + message.substr(colon));
+    if (!flag.isEmpty())
+      throw ConfigError(message.substr(0, colon) + " (" + flag.toStdString() + ")" +
+                        message.substr(colon));
   }
   throw e;
 }
@@ -49,26 +50,38 @@ int runTrain(const QStringList& arguments) {
   parser.setApplicationDescription(QStringLiteral(
       "Train a network with DP-SGD (or without privacy) and print one JSON object per evaluation.\n"
       "Flags override the --config file; --print-config shows every resolved value. Example:\n"
-      "  epsilonlab-cli train --dataset fashion-mnist --model tfp-cnn --batch-size 256 --lr 0.15 \\\n"
+      "  epsilonlab-cli train --dataset fashion-mnist --model tfp-cnn --batch-size 256 --lr 0.15 "
+      "\\\n"
       "      --noise-multiplier 1.1 --clip-norm 1 --epochs 15 --out run.json"));
   parser.addOptions({
-      {QStringLiteral("config"), QStringLiteral("Experiment file (format epsilonlab-experiment, version 1)."), QStringLiteral("FILE")},
-      {QStringLiteral("threads"), QStringLiteral("Worker threads (default: all cores)."), QStringLiteral("N")},
-      {QStringLiteral("out"), QStringLiteral("Write the whole run (experiment + history) as JSON."), QStringLiteral("FILE")},
+      {QStringLiteral("config"),
+       QStringLiteral("Experiment file (format epsilonlab-experiment, version 1)."),
+       QStringLiteral("FILE")},
+      {QStringLiteral("threads"), QStringLiteral("Worker threads (default: all cores)."),
+       QStringLiteral("N")},
+      {QStringLiteral("out"), QStringLiteral("Write the whole run (experiment + history) as JSON."),
+       QStringLiteral("FILE")},
       {QStringLiteral("csv"), QStringLiteral("Write the history as CSV."), QStringLiteral("FILE")},
-      {QStringLiteral("plot"), QStringLiteral("Draw the GUI's four charts of the run (.png, .svg or .pdf)."), QStringLiteral("FILE")},
-      {QStringLiteral("print-config"), QStringLiteral("Print the resolved experiment as JSON and exit.")},
+      {QStringLiteral("plot"),
+       QStringLiteral("Draw the GUI's four charts of the run (.png, .svg or .pdf)."),
+       QStringLiteral("FILE")},
+      {QStringLiteral("print-config"),
+       QStringLiteral("Print the resolved experiment as JSON and exit.")},
       {QStringLiteral("quiet"), QStringLiteral("Do not print the evaluations.")},
   });
   addExperimentFlags(parser);
-  if (const auto exitCode = parseOrExplain(parser, arguments, QStringLiteral("train"))) return *exitCode;
+  if (const auto exitCode = parseOrExplain(parser, arguments, QStringLiteral("train")))
+    return *exitCode;
 
   train::ExperimentConfig config;
-  if (parser.isSet(QStringLiteral("config"))) config = readExperimentFile(parser.value(QStringLiteral("config")), config);
+  if (parser.isSet(QStringLiteral("config")))
+    config = readExperimentFile(parser.value(QStringLiteral("config")), config);
   applyExperimentFlags(parser, config);
   const auto threads = readOptionalInteger(parser, QStringLiteral("threads"));
   if (threads && (*threads < 1 || *threads > 1024)) {
-    throw UsageError(QStringLiteral("--threads: expected an integer in [1, 1024], got %1").arg(*threads).toStdString());
+    throw UsageError(QStringLiteral("--threads: expected an integer in [1, 1024], got %1")
+                         .arg(*threads)
+                         .toStdString());
   }
   try {
     config.validate();
@@ -82,7 +95,8 @@ int runTrain(const QStringList& arguments) {
   if (parser.isSet(QStringLiteral("plot"))) {
     requirePlotting("--plot", parser.value(QStringLiteral("plot")));
   }
-  const auto dataset = std::make_shared<const data::Dataset>(data::loadDataset(config.dataset.name, config.dataset.options));
+  const auto dataset = std::make_shared<const data::Dataset>(
+      data::loadDataset(config.dataset.name, config.dataset.options));
   try {
     config.validateFor(*dataset);
   } catch (const ConfigError& e) {
@@ -91,30 +105,39 @@ int runTrain(const QStringList& arguments) {
 
   if (config.privacy.secureNoise) {
     // Said on stderr so the JSON on stdout stays machine-readable.
-    QTextStream(stderr) << "train: --secure-noise: the DP noise comes from the OS CSPRNG (getrandom); "
-                           "this run is NOT reproducible from its seed (determinism off)\n";
+    QTextStream(stderr)
+        << "train: --secure-noise: the DP noise comes from the OS CSPRNG (getrandom); "
+           "this run is NOT reproducible from its seed (determinism off)\n";
   }
   const bool quiet = parser.isSet(QStringLiteral("quiet"));
   std::mutex printing;
-  train::JobRunner runner({.threads = threads ? static_cast<int>(*threads) : 0, .maxConcurrentRuns = 1});
-  const train::RunId id = runner.submit(config, [&](const train::ProgressEvent& event) {
-    if (quiet || event.kind != train::EventKind::Evaluation) return;
-    const std::lock_guard lock(printing);
-    printJsonLine(progressToJson(event));
-  }, dataset);
+  train::JobRunner runner(
+      {.threads = threads ? static_cast<int>(*threads) : 0, .maxConcurrentRuns = 1});
+  const train::RunId id = runner.submit(
+      config,
+      [&](const train::ProgressEvent& event) {
+        if (quiet || event.kind != train::EventKind::Evaluation) return;
+        const std::lock_guard lock(printing);
+        printJsonLine(progressToJson(event));
+      },
+      dataset);
   const train::RunResult result = runner.wait(id);
 
   if (parser.isSet(QStringLiteral("out"))) {
-    writeFileAtomically(parser.value(QStringLiteral("out")), QJsonDocument(runToJson(result)).toJson(QJsonDocument::Indented));
+    writeFileAtomically(parser.value(QStringLiteral("out")),
+                        QJsonDocument(runToJson(result)).toJson(QJsonDocument::Indented));
   }
-  if (parser.isSet(QStringLiteral("csv"))) writeFileAtomically(parser.value(QStringLiteral("csv")), historyToCsv(result.history));
+  if (parser.isSet(QStringLiteral("csv")))
+    writeFileAtomically(parser.value(QStringLiteral("csv")), historyToCsv(result.history));
   if (parser.isSet(QStringLiteral("plot"))) {
     const QString path = parser.value(QStringLiteral("plot"));
-    const QString error = plotRecords({ui::recordFromResult(result, QString::fromStdString(config.model.preset))}, path, {});
+    const QString error = plotRecords(
+        {ui::recordFromResult(result, QString::fromStdString(config.model.preset))}, path, {});
     if (!error.isEmpty()) throw UsageError(QStringLiteral("--plot: %1").arg(error).toStdString());
   }
   if (result.status != train::RunStatus::Done) {
-    QTextStream(stderr) << "epsilonlab-cli train: run " << QString::fromStdString(train::runStatusName(result.status)) << ": "
+    QTextStream(stderr) << "epsilonlab-cli train: run "
+                        << QString::fromStdString(train::runStatusName(result.status)) << ": "
                         << QString::fromStdString(result.message) << "\n";
   }
   return exitCodeOf(result);
@@ -122,6 +145,7 @@ int runTrain(const QStringList& arguments) {
 
 }  // namespace
 
-EPSILON_CLI_COMMAND("train", "Train a network with DP-SGD and print its progress as JSON lines.", runTrain);
+EPSILON_CLI_COMMAND("train", "Train a network with DP-SGD and print its progress as JSON lines.",
+                    runTrain);
 
 }  // namespace epsilon::cli

@@ -1,7 +1,6 @@
 // epsilonlab-cli: dispatches to the registered commands (see cli_command.h).
 #include <QCoreApplication>
 #include <QTextStream>
-
 #include <cstdio>
 #include <exception>
 

@@ -9,9 +9,14 @@ namespace epsilon::cli {
 
 namespace {
 
-QString esc(const QString& text) { return text.toHtmlEscaped(); }
+QString esc(const QString& text) {
+  return text.toHtmlEscaped();
+}
 
-QString percent(double v) { return std::isfinite(v) ? QString::number(100.0 * v, 'f', 1) + QLatin1Char('%') : QStringLiteral("–"); }
+QString percent(double v) {
+  return std::isfinite(v) ? QString::number(100.0 * v, 'f', 1) + QLatin1Char('%')
+                          : QStringLiteral("–");
+}
 
 QString epsilonText(double v) {
   if (std::isnan(v)) return QStringLiteral("–");
@@ -19,11 +24,14 @@ QString epsilonText(double v) {
   return QString::number(v, v < 100 ? 'f' : 'g', v < 100 ? 2 : 4);
 }
 
-QString anchorOf(const ui::Preset& p) { return QStringLiteral("preset-") + p.name; }
+QString anchorOf(const ui::Preset& p) {
+  return QStringLiteral("preset-") + p.name;
+}
 
 QString duration(double seconds) {
   const int s = static_cast<int>(std::lround(seconds));
-  return s >= 60 ? QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0')) : QStringLiteral("%1 s").arg(s);
+  return s >= 60 ? QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'))
+                 : QStringLiteral("%1 s").arg(s);
 }
 
 const char* kStyle = R"(
@@ -41,8 +49,11 @@ img { max-width: 100%; border: 1px solid #ddd; margin: .5em 0; }
 )";
 
 void writeRunTable(QString& h, const PresetOutcome& o) {
-  const bool tanh = std::any_of(o.measured.begin(), o.measured.end(), [](const MeasuredRun& m) { return std::isfinite(m.nominalEpsilon); });
-  const bool accuracy = std::any_of(o.measured.begin(), o.measured.end(), [](const MeasuredRun& m) { return m.hasAccuracy; });
+  const bool tanh = std::any_of(o.measured.begin(), o.measured.end(), [](const MeasuredRun& m) {
+    return std::isfinite(m.nominalEpsilon);
+  });
+  const bool accuracy = std::any_of(o.measured.begin(), o.measured.end(),
+                                    [](const MeasuredRun& m) { return m.hasAccuracy; });
   h += "<table><tr><th>run</th>";
   if (accuracy) h += "<th>final accuracy</th><th>best accuracy</th>";
   h += "<th>ε (honest bound)</th>";
@@ -52,16 +63,24 @@ void writeRunTable(QString& h, const PresetOutcome& o) {
     const MeasuredRun& m = o.measured[i];
     const train::RunResult& r = o.results[i];
     const train::ProgressEvent* last = r.history.empty() ? nullptr : &r.history.back();
-    QString how = QStringLiteral("δ = %1 · %2").arg(QString::number(r.config.privacy.delta, 'g', 3),
-                                                    QString::fromLatin1(privacy::accountantKindName(r.config.privacy.accountant)).toUpper());
-    if (last && !last->privacy.sampling.empty()) how += QStringLiteral(" · ") + QString::fromStdString(last->privacy.sampling);
-    if (last && !last->privacy.status.empty()) how += QStringLiteral(" · ") + QString::fromStdString(last->privacy.status);
+    QString how =
+        QStringLiteral("δ = %1 · %2")
+            .arg(QString::number(r.config.privacy.delta, 'g', 3),
+                 QString::fromLatin1(privacy::accountantKindName(r.config.privacy.accountant))
+                     .toUpper());
+    if (last && !last->privacy.sampling.empty())
+      how += QStringLiteral(" · ") + QString::fromStdString(last->privacy.sampling);
+    if (last && !last->privacy.status.empty())
+      how += QStringLiteral(" · ") + QString::fromStdString(last->privacy.status);
     h += "<tr><td>" + esc(m.label) + "</td>";
-    if (accuracy) h += "<td class=num>" + percent(m.finalAccuracy) + "</td><td class=num>" + percent(m.bestAccuracy) + "</td>";
+    if (accuracy)
+      h += "<td class=num>" + percent(m.finalAccuracy) + "</td><td class=num>" +
+           percent(m.bestAccuracy) + "</td>";
     h += "<td class=num>" + esc(epsilonText(m.finalEpsilon)) + "</td>";
     if (tanh) h += "<td class=num>" + esc(epsilonText(m.nominalEpsilon)) + "</td>";
     h += "<td>" + esc(how) + "</td><td>" + esc(m.status);
-    if (r.status != train::RunStatus::Done && !r.message.empty()) h += ": " + esc(QString::fromStdString(r.message));
+    if (r.status != train::RunStatus::Done && !r.message.empty())
+      h += ": " + esc(QString::fromStdString(r.message));
     h += "</td><td class=num>" + QString::number(r.elapsedSeconds, 'f', 1) + " s</td></tr>\n";
   }
   h += "</table>\n";
@@ -70,13 +89,17 @@ void writeRunTable(QString& h, const PresetOutcome& o) {
 void writeVerdicts(QString& h, const PresetOutcome& o) {
   for (const FigureVerdict& f : o.verdicts) {
     const QString word = verdictText(f.same);
-    h += QStringLiteral("<div class=\"verdict\" data-preset=\"%1\" data-figure=\"%2\" data-verdict=\"%3\">\n")
+    h += QStringLiteral(
+             "<div class=\"verdict\" data-preset=\"%1\" data-figure=\"%2\" data-verdict=\"%3\">\n")
              .arg(esc(o.preset.name), esc(f.figure), word);
     h += QStringLiteral("<p><b>%1:</b> <span class=\"%2\">%3</span></p>\n")
-             .arg(esc(f.figure), f.same ? QStringLiteral("same") : QStringLiteral("different"), word);
+             .arg(esc(f.figure), f.same ? QStringLiteral("same") : QStringLiteral("different"),
+                  word);
     for (const TrendVerdict& c : f.checks) {
-      h += QStringLiteral("<p class=check>%1 Document: %2.<br><span class=detail>EpsilonLab: %3</span></p>\n")
-               .arg(c.same ? QStringLiteral("✔") : QStringLiteral("✘"), esc(c.statement), esc(c.detail));
+      h += QStringLiteral(
+               "<p class=check>%1 Document: %2.<br><span class=detail>EpsilonLab: %3</span></p>\n")
+               .arg(c.same ? QStringLiteral("✔") : QStringLiteral("✘"), esc(c.statement),
+                    esc(c.detail));
     }
     h += "</div>\n";
   }
@@ -89,7 +112,8 @@ void writeSection(QString& h, const PresetOutcome& o) {
        ") · Source: " + esc(p.source) + "</p>\n";
   h += "<p><b>Reproduces:</b> " + esc(p.reproduces) + "</p>\n";
   h += "<p class=says><b>The document reports:</b> " + esc(p.documentSays) + "</p>\n";
-  h += "<p><b>Data:</b> " + esc(o.dataset) + QStringLiteral(", %1 training examples").arg(o.trainSize);
+  h += "<p><b>Data:</b> " + esc(o.dataset) +
+       QStringLiteral(", %1 training examples").arg(o.trainSize);
   if (!o.datasetNote.isEmpty()) h += " — " + esc(o.datasetNote);
   h += "</p>\n";
   if (!o.error.isEmpty()) h += "<p class=different>Could not complete: " + esc(o.error) + "</p>\n";
@@ -97,7 +121,9 @@ void writeSection(QString& h, const PresetOutcome& o) {
     h += "<img src=\"" + esc(image) + "\" alt=\"" + esc(p.title) + "\">\n";
   h += "<h3>EpsilonLab's numbers</h3>\n";
   writeRunTable(h, o);
-  if (!o.summaryFile.isEmpty()) h += "<p class=note>As CSV: <a href=\"" + esc(o.summaryFile) + "\">" + esc(o.summaryFile) + "</a></p>\n";
+  if (!o.summaryFile.isEmpty())
+    h += "<p class=note>As CSV: <a href=\"" + esc(o.summaryFile) + "\">" + esc(o.summaryFile) +
+         "</a></p>\n";
   h += "<h3>Verdict</h3>\n";
   writeVerdicts(h, o);
   h += "</section>\n";
@@ -105,11 +131,14 @@ void writeSection(QString& h, const PresetOutcome& o) {
 
 }  // namespace
 
-QString verdictText(bool same) { return same ? QStringLiteral("same trend") : QStringLiteral("different trend"); }
+QString verdictText(bool same) {
+  return same ? QStringLiteral("same trend") : QStringLiteral("different trend");
+}
 
 QByteArray reportHtml(const std::vector<PresetOutcome>& outcomes, const ReportInfo& info) {
-  QString h = QStringLiteral("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-                             "<title>EpsilonLab — reproduction of the seed documents</title>\n<style>") +
+  QString h = QStringLiteral(
+                  "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+                  "<title>EpsilonLab — reproduction of the seed documents</title>\n<style>") +
               QString::fromLatin1(kStyle) + "</style></head><body>\n";
   h += "<h1>EpsilonLab re-runs the experiments of its seed documents</h1>\n";
   int runs = 0, same = 0, figures = 0;
@@ -117,30 +146,43 @@ QByteArray reportHtml(const std::vector<PresetOutcome>& outcomes, const ReportIn
     runs += static_cast<int>(o.results.size());
     for (const auto& f : o.verdicts) figures += 1, same += f.same ? 1 : 0;
   }
-  h += QStringLiteral("<p>%1 run: %2 presets, %3 trainings or accountant curves, finished %4. "
-                      "Wall time <b>%5</b> on %6 cores (%7 at a time). EpsilonLab %8.</p>\n")
+  h += QStringLiteral(
+           "<p>%1 run: %2 presets, %3 trainings or accountant curves, finished %4. "
+           "Wall time <b>%5</b> on %6 cores (%7 at a time). EpsilonLab %8.</p>\n")
            .arg(info.quick ? QStringLiteral("A <b>quick</b>") : QStringLiteral("A <b>full</b>"))
            .arg(outcomes.size())
            .arg(runs)
            .arg(info.finished.toString(Qt::ISODate), duration(info.wallSeconds))
            .arg(info.cores)
-           .arg(info.jobs > 0 ? QStringLiteral("%1 runs").arg(info.jobs) : QStringLiteral("one run per core"), esc(info.version));
+           .arg(info.jobs > 0 ? QStringLiteral("%1 runs").arg(info.jobs)
+                              : QStringLiteral("one run per core"),
+                esc(info.version));
   h += "<p class=note>Command: <code>" + esc(info.command) + "</code>. ";
   if (info.quick)
-    h += "Quick mode trains on 4,000-example subsets for 2–3 epochs: it shows that every preset runs, not the "
+    h += "Quick mode trains on 4,000-example subsets for 2–3 epochs: it shows that every preset "
+         "runs, not the "
          "documents' results; read the verdicts of the full run (docs/reproduction/). ";
-  h += "A verdict compares the <i>trend</i> the document reports (an ordering, a best value, a direction) with "
-       "EpsilonLab's measured numbers; absolute numbers differ because the data set sizes, epochs and "
-       "architectures differ as each section says. Every ε is an (ε, δ) bound with its accountant and sampling "
-       "assumption; the tanh filter's paper-style ε is shown separately as nominal, not a guarantee.</p>\n";
-  h += QStringLiteral("<h2>Verdicts: %1 of %2 figures show the same trend</h2>\n<table><tr><th>figure</th><th>preset</th><th>verdict</th></tr>\n")
+  h += "A verdict compares the <i>trend</i> the document reports (an ordering, a best value, a "
+       "direction) with "
+       "EpsilonLab's measured numbers; absolute numbers differ because the data set sizes, epochs "
+       "and "
+       "architectures differ as each section says. Every ε is an (ε, δ) bound with its accountant "
+       "and sampling "
+       "assumption; the tanh filter's paper-style ε is shown separately as nominal, not a "
+       "guarantee.</p>\n";
+  h += QStringLiteral(
+           "<h2>Verdicts: %1 of %2 figures show the same "
+           "trend</h2>\n<table><tr><th>figure</th><th>preset</th><th>verdict</th></tr>\n")
            .arg(same)
            .arg(figures);
   for (const auto& o : outcomes)
     for (const auto& f : o.verdicts)
-      h += QStringLiteral("<tr><td>%1</td><td><a href=\"#%2\">%3</a><br><span class=note>%4</span></td><td class=\"%5\">%6</td></tr>\n")
+      h += QStringLiteral(
+               "<tr><td>%1</td><td><a href=\"#%2\">%3</a><br><span class=note>%4</span></td><td "
+               "class=\"%5\">%6</td></tr>\n")
                .arg(esc(f.figure), anchorOf(o.preset), esc(o.preset.title), esc(o.preset.source),
-                    f.same ? QStringLiteral("same") : QStringLiteral("different"), verdictText(f.same));
+                    f.same ? QStringLiteral("same") : QStringLiteral("different"),
+                    verdictText(f.same));
   h += "</table>\n";
   for (const auto& o : outcomes) writeSection(h, o);
   h += "</body></html>\n";

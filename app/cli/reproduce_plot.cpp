@@ -70,21 +70,24 @@ QString runPlotProgram(const QStringList& arguments, const QString& path) {
   QProcess process;
   process.start(plotProgram(), arguments);
   constexpr int kPlotTimeoutMs = 10 * 60 * 1000;  // a grid of a few dozen runs takes about a second
-  if (!process.waitForFinished(kPlotTimeoutMs)) return QStringLiteral("%1: %2 did not finish").arg(path, plotProgram());
+  if (!process.waitForFinished(kPlotTimeoutMs))
+    return QStringLiteral("%1: %2 did not finish").arg(path, plotProgram());
   if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0)
     return QString::fromUtf8(process.readAllStandardError()).trimmed();
   return {};
 }
 
 QStringList sizeArguments(const QString& path, QSize size, int dpi) {
-  return {QStringLiteral("--out"),    path, QStringLiteral("--width"), QString::number(size.width()),
-          QStringLiteral("--height"), QString::number(size.height()), QStringLiteral("--dpi"), QString::number(dpi)};
+  return {QStringLiteral("--out"),    path,
+          QStringLiteral("--width"),  QString::number(size.width()),
+          QStringLiteral("--height"), QString::number(size.height()),
+          QStringLiteral("--dpi"),    QString::number(dpi)};
 }
 
 }  // namespace
 
-QString plotRecords(const std::vector<ui::RunRecord>& runs, const QString& path, const QString& caption,
-                    const QString& chart, QSize size, int dpi) {
+QString plotRecords(const std::vector<ui::RunRecord>& runs, const QString& path,
+                    const QString& caption, const QString& chart, QSize size, int dpi) {
   QTemporaryDir dir;
   if (!dir.isValid())
     return QStringLiteral("%1: cannot make a temporary folder (%2)").arg(path, dir.errorString());
@@ -100,10 +103,12 @@ QString plotRecords(const std::vector<ui::RunRecord>& runs, const QString& path,
 
 QString plotFigure(const ui::Figure& figure, const QString& path, QSize size, int dpi) {
   QTemporaryDir dir;
-  if (!dir.isValid()) return QStringLiteral("%1: cannot make a temporary folder (%2)").arg(path, dir.errorString());
+  if (!dir.isValid())
+    return QStringLiteral("%1: cannot make a temporary folder (%2)").arg(path, dir.errorString());
   const QString file = dir.filePath(QStringLiteral("figure.json"));
   ui::saveFigure(file, figure);
-  return runPlotProgram(QStringList{file, QStringLiteral("--figure")} + sizeArguments(path, size, dpi), path);
+  return runPlotProgram(
+      QStringList{file, QStringLiteral("--figure")} + sizeArguments(path, size, dpi), path);
 }
 
 QString plotRunGrid(const std::vector<train::SweepPoint>& points,

@@ -26,7 +26,8 @@ QString plotRecords(const std::vector<ui::RunRecord>& runs, const QString& path,
                     int dpi = 150);
 
 // A described line chart (ui/io/figure_file.h) into a PNG, SVG or PDF.
-QString plotFigure(const ui::Figure& figure, const QString& path, QSize size = {1100, 800}, int dpi = 110);
+QString plotFigure(const ui::Figure& figure, const QString& path, QSize size = {1100, 800},
+                   int dpi = 110);
 
 // The four charts of the runs (named by their point labels) into one PNG, SVG or PDF.
 QString plotRunGrid(const std::vector<train::SweepPoint>& points,

@@ -4,7 +4,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QStringList>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -24,9 +23,12 @@ std::shared_ptr<const data::Dataset> DatasetCache::get(const train::DatasetConfi
   train::ExperimentConfig keyOnly;
   keyOnly.dataset = config;
   const std::string key =
-      QJsonDocument(experimentToJson(keyOnly).value(QStringLiteral("dataset")).toObject()).toJson(QJsonDocument::Compact).toStdString();
+      QJsonDocument(experimentToJson(keyOnly).value(QStringLiteral("dataset")).toObject())
+          .toJson(QJsonDocument::Compact)
+          .toStdString();
   auto& slot = m_loaded[key];
-  if (!slot) slot = std::make_shared<const data::Dataset>(data::loadDataset(config.name, config.options));
+  if (!slot)
+    slot = std::make_shared<const data::Dataset>(data::loadDataset(config.name, config.options));
   return slot;
 }
 
@@ -36,7 +38,8 @@ train::RunResult accountantOnlyRun(const train::ExperimentConfig& config, long l
   result.config = config;
   result.trainSize = trainSize;
   const auto& p = config.privacy;
-  if (p.privatizer.kind != privacy::PrivatizerKind::Clip && p.privatizer.kind != privacy::PrivatizerKind::None)
+  if (p.privatizer.kind != privacy::PrivatizerKind::Clip &&
+      p.privatizer.kind != privacy::PrivatizerKind::None)
     throw ConfigError("privacy.privatizer: an accountant-only preset expects clip or none, got '" +
                       privacy::privatizerName(p.privatizer.kind) + "'");
   train::PrivacyTrackerSetup setup;
@@ -62,18 +65,22 @@ train::RunResult accountantOnlyRun(const train::ExperimentConfig& config, long l
     e.gradientSigma = e.sigma;
     e.clipNorm = p.privatizer.clipNorm;
     e.learningRate = config.optimizer.learningRate;
-    e.elapsedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    e.elapsedSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     result.history.push_back(std::move(e));
   };
   record();
   while (step < total) {
     const long long next = std::min(total, step + perEpoch);
-    for (; step < next; ++step) tracker.recordStep(p.privatizer.kind == privacy::PrivatizerKind::None ? 0.0 : p.noise.sigmaAt(step));
+    for (; step < next; ++step)
+      tracker.recordStep(
+          p.privatizer.kind == privacy::PrivatizerKind::None ? 0.0 : p.noise.sigmaAt(step));
     record();
   }
   result.status = train::RunStatus::Done;
   result.message = "accountant only (no training)";
-  result.elapsedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.elapsedSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
 
@@ -91,8 +98,9 @@ double costOf(const train::SweepPoint& point, long long trainSize) {
 
 }  // namespace
 
-std::vector<train::RunResult> runPlanned(const std::vector<PlannedRun>& runs, int jobs, DatasetCache& cache,
-                                         const std::function<void(std::size_t, const train::RunResult&)>& onFinished) {
+std::vector<train::RunResult> runPlanned(
+    const std::vector<PlannedRun>& runs, int jobs, DatasetCache& cache,
+    const std::function<void(std::size_t, const train::RunResult&)>& onFinished) {
   std::vector<train::RunResult> results(runs.size());
   std::vector<std::shared_ptr<const data::Dataset>> datasets(runs.size());
   for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -102,7 +110,8 @@ std::vector<train::RunResult> runPlanned(const std::vector<PlannedRun>& runs, in
   std::vector<std::size_t> order(runs.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return costOf(runs[a].point, datasets[a]->train.size()) > costOf(runs[b].point, datasets[b]->train.size());
+    return costOf(runs[a].point, datasets[a]->train.size()) >
+           costOf(runs[b].point, datasets[b]->train.size());
   });
 
   train::JobRunner runner({.threads = 0, .maxConcurrentRuns = std::max(0, jobs)});
@@ -127,20 +136,23 @@ std::vector<train::RunResult> runPlanned(const std::vector<PlannedRun>& runs, in
 
 QString runFileName(const train::SweepPoint& point) {
   QStringList parts;
-  for (const auto& [parameter, value] : point.values) parts << QString::fromStdString(parameter + "=" + value);
+  for (const auto& [parameter, value] : point.values)
+    parts << QString::fromStdString(parameter + "=" + value);
   QString label = parts.join(QLatin1Char(','));
   for (QChar& ch : label)
-    if (!(ch.isLetterOrNumber() && ch.unicode() < 128) && !QStringLiteral("._=,-+").contains(ch)) ch = QLatin1Char('_');
+    if (!(ch.isLetterOrNumber() && ch.unicode() < 128) && !QStringLiteral("._=,-+").contains(ch))
+      ch = QLatin1Char('_');
   return QStringLiteral("run-%1-%2.json").arg(point.index, 2, 10, QLatin1Char('0')).arg(label);
 }
 
 QByteArray runFileBytes(const train::SweepPoint& point, const train::RunResult& result) {
   QJsonObject run = runToJson(result);
   QJsonObject values;
-  for (const auto& [parameter, value] : point.values) values.insert(QString::fromStdString(parameter), QString::fromStdString(value));
+  for (const auto& [parameter, value] : point.values)
+    values.insert(QString::fromStdString(parameter), QString::fromStdString(value));
   run.insert(QStringLiteral("sweep"), QJsonObject{{"index", point.index},
-                                                 {"label", QString::fromStdString(point.label)},
-                                                 {"values", values}});
+                                                  {"label", QString::fromStdString(point.label)},
+                                                  {"values", values}});
   return QJsonDocument(run).toJson(QJsonDocument::Indented);
 }
 
@@ -150,28 +162,34 @@ const train::ProgressEvent* lastEvaluation(const train::RunResult& result) {
   return nullptr;
 }
 
-QByteArray summaryCsv(const std::vector<train::SweepPoint>& points, const std::vector<train::RunResult>& results) {
-  ui::CsvWriter csv({"index", "label", "values", "final_accuracy", "final_epsilon", "nominal_epsilon", "delta",
-                     "accountant", "status", "seconds"});
+QByteArray summaryCsv(const std::vector<train::SweepPoint>& points,
+                      const std::vector<train::RunResult>& results) {
+  ui::CsvWriter csv({"index", "label", "values", "final_accuracy", "final_epsilon",
+                     "nominal_epsilon", "delta", "accountant", "status", "seconds"});
   for (std::size_t i = 0; i < points.size() && i < results.size(); ++i) {
     const auto& point = points[i];
     const auto& result = results[i];
     QStringList values;
-    for (const auto& [parameter, value] : point.values) values << QString::fromStdString(parameter + "=" + value);
+    for (const auto& [parameter, value] : point.values)
+      values << QString::fromStdString(parameter + "=" + value);
     const train::ProgressEvent* last = lastEvaluation(result);
     csv.addRow({QString::number(point.index), ui::csvText(QString::fromStdString(point.label)),
-                ui::csvText(values.join(QLatin1Char(';'))), last ? ui::csvNumber(last->testAccuracy) : QString(),
+                ui::csvText(values.join(QLatin1Char(';'))),
+                last ? ui::csvNumber(last->testAccuracy) : QString(),
                 last ? ui::csvNumber(last->privacy.epsilon) : QString(),
-                last ? ui::csvNumber(last->privacy.nominalEpsilon) : QString(), ui::csvNumber(result.config.privacy.delta),
+                last ? ui::csvNumber(last->privacy.nominalEpsilon) : QString(),
+                ui::csvNumber(result.config.privacy.delta),
                 QString::fromLatin1(privacy::accountantKindName(result.config.privacy.accountant)),
-                QString::fromStdString(train::runStatusName(result.status)), QString::number(result.elapsedSeconds, 'f', 2)});
+                QString::fromStdString(train::runStatusName(result.status)),
+                QString::number(result.elapsedSeconds, 'f', 2)});
   }
   return csv.bytes();
 }
 
 void writeSweepOutputs(const QString& dir, const std::vector<train::SweepPoint>& points,
                        const std::vector<train::RunResult>& results) {
-  if (!QDir().mkpath(dir)) throw std::runtime_error(dir.toStdString() + ": cannot create the output folder");
+  if (!QDir().mkpath(dir))
+    throw std::runtime_error(dir.toStdString() + ": cannot create the output folder");
   const QDir out(dir);
   for (std::size_t i = 0; i < points.size() && i < results.size(); ++i)
     writeFileAtomically(out.filePath(runFileName(points[i])), runFileBytes(points[i], results[i]));

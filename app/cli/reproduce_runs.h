@@ -4,7 +4,6 @@
 #pragma once
 
 #include <QString>
-
 #include <functional>
 #include <map>
 #include <memory>
@@ -36,8 +35,9 @@ struct PlannedRun {
 // busy. `onFinished(i, result)` is called on this thread as each result is collected (in
 // the order the runs were started, not index order).
 // Models are dropped from the results (only histories are kept).
-std::vector<train::RunResult> runPlanned(const std::vector<PlannedRun>& runs, int jobs, DatasetCache& cache,
-                                         const std::function<void(std::size_t, const train::RunResult&)>& onFinished = {});
+std::vector<train::RunResult> runPlanned(
+    const std::vector<PlannedRun>& runs, int jobs, DatasetCache& cache,
+    const std::function<void(std::size_t, const train::RunResult&)>& onFinished = {});
 
 // The accountant's ε at the end of every epoch (and 0 at epoch 0), as a finished run with no
 // accuracy: the same ledger a training run keeps (PrivacyTracker), fed the schedule's σ_t.
@@ -50,7 +50,8 @@ QString runFileName(const train::SweepPoint& point);
 QByteArray runFileBytes(const train::SweepPoint& point, const train::RunResult& result);
 
 // index,label,values,final_accuracy,final_epsilon,nominal_epsilon,delta,accountant,status,seconds
-QByteArray summaryCsv(const std::vector<train::SweepPoint>& points, const std::vector<train::RunResult>& results);
+QByteArray summaryCsv(const std::vector<train::SweepPoint>& points,
+                      const std::vector<train::RunResult>& results);
 
 // Writes the run files and summary.csv into `dir` (created if needed); throws std::runtime_error
 // naming the file that cannot be written.

@@ -20,8 +20,10 @@ double numberOf(const QString& text) {
 QString format(const QString& metric, double v) {
   if (std::isnan(v)) return QStringLiteral("n/a");
   if (std::isinf(v)) return QStringLiteral("∞");
-  if (metric == QLatin1String("accuracy_jitter")) return QString::number(100.0 * v, 'f', 2) + QStringLiteral(" pt");
-  if (metric.contains(QLatin1String("accuracy"))) return QString::number(100.0 * v, 'f', 1) + QLatin1Char('%');
+  if (metric == QLatin1String("accuracy_jitter"))
+    return QString::number(100.0 * v, 'f', 2) + QStringLiteral(" pt");
+  if (metric.contains(QLatin1String("accuracy")))
+    return QString::number(100.0 * v, 'f', 1) + QLatin1Char('%');
   return QString::number(v, 'g', 4);
 }
 
@@ -32,7 +34,8 @@ QString words(const QString& metric) {
   if (metric == QLatin1String("final_epsilon")) return QStringLiteral("final ε");
   if (metric == QLatin1String("nominal_epsilon")) return QStringLiteral("nominal ε");
   if (metric == QLatin1String("accuracy_jitter"))
-    return QStringLiteral("instability (mean |Δ accuracy| between evaluations, second half of training)");
+    return QStringLiteral(
+        "instability (mean |Δ accuracy| between evaluations, second half of training)");
   return metric;
 }
 
@@ -53,7 +56,8 @@ QString xTextOf(const MeasuredRun& r, const QString& over) {
 }
 
 double xOf(const MeasuredRun& r, const QString& over) {
-  if (over == QLatin1String("final_epsilon")) return std::isfinite(r.finalEpsilon) ? r.finalEpsilon : kNaN;
+  if (over == QLatin1String("final_epsilon"))
+    return std::isfinite(r.finalEpsilon) ? r.finalEpsilon : kNaN;
   return numberOf(xTextOf(r, over));
 }
 
@@ -115,23 +119,29 @@ TrendVerdict checkGroup(const ui::PresetTrend& t, const std::vector<const Measur
     std::vector<Point> numeric;
     for (const Point& p : points)
       if (std::isfinite(p.x)) numeric.push_back(p);
-    std::stable_sort(numeric.begin(), numeric.end(), [](const Point& a, const Point& b) { return a.x < b.x; });
+    std::stable_sort(numeric.begin(), numeric.end(),
+                     [](const Point& a, const Point& b) { return a.x < b.x; });
     if (t.over == QLatin1String("final_epsilon"))
-      for (Point& p : numeric) p.name = QStringLiteral("ε %1").arg(format(QStringLiteral("epsilon"), p.x));
+      for (Point& p : numeric)
+        p.name = QStringLiteral("ε %1").arg(format(QStringLiteral("epsilon"), p.x));
     if (numeric.size() < (t.order == QLatin1String("highest_inside") ? 3u : 2u)) {
-      v.detail = QStringLiteral("too few measured points along %1 (%2)").arg(t.over).arg(numeric.size());
+      v.detail =
+          QStringLiteral("too few measured points along %1 (%2)").arg(t.over).arg(numeric.size());
       return v;
     }
     std::vector<double> ys;
     for (const Point& p : numeric) ys.push_back(p.y);
     if (t.order == QLatin1String("highest_inside")) {
       const auto best = std::max_element(ys.begin(), ys.end()) - ys.begin();
-      v.same = best > 0 && best + 1 < static_cast<long>(ys.size()) && ys[best] > std::max(ys.front(), ys.back()) + t.tolerance;
-      v.detail = QStringLiteral("%1 along %2: %3; highest at %4").arg(words(t.metric), t.over, listOf(numeric, t.metric), numeric[best].name);
+      v.same = best > 0 && best + 1 < static_cast<long>(ys.size()) &&
+               ys[best] > std::max(ys.front(), ys.back()) + t.tolerance;
+      v.detail = QStringLiteral("%1 along %2: %3; highest at %4")
+                     .arg(words(t.metric), t.over, listOf(numeric, t.metric), numeric[best].name);
     } else {
       v.same = monotone(ys, t.order == QLatin1String("increasing") ? 1.0 : -1.0, t.tolerance);
       v.detail = QStringLiteral("%1 along %2: %3 (%4 expected, tolerance %5)")
-                     .arg(words(t.metric), t.over, listOf(numeric, t.metric), t.order, format(t.metric, t.tolerance));
+                     .arg(words(t.metric), t.over, listOf(numeric, t.metric), t.order,
+                          format(t.metric, t.tolerance));
     }
     return v;
   }
@@ -139,7 +149,8 @@ TrendVerdict checkGroup(const ui::PresetTrend& t, const std::vector<const Measur
     v.detail = QStringLiteral("no run measured %1").arg(t.metric);
     return v;
   }
-  double top = -std::numeric_limits<double>::infinity(), bottom = std::numeric_limits<double>::infinity();
+  double top = -std::numeric_limits<double>::infinity(),
+         bottom = std::numeric_limits<double>::infinity();
   QString topName, bottomName;
   for (const Point& p : points) {
     if (p.y > top) top = p.y, topName = p.name;
@@ -155,23 +166,31 @@ TrendVerdict checkGroup(const ui::PresetTrend& t, const std::vector<const Measur
     v.same = highest ? at->y >= top - t.tolerance : at->y <= bottom + t.tolerance;
     v.detail = QStringLiteral("%1: %2; %3 is %4 (tolerance %5)")
                    .arg(words(t.metric), listOf(points, t.metric), highest ? topName : bottomName,
-                        highest ? QStringLiteral("highest") : QStringLiteral("lowest"), format(t.metric, t.tolerance));
+                        highest ? QStringLiteral("highest") : QStringLiteral("lowest"),
+                        format(t.metric, t.tolerance));
     return v;
   }
   if (t.order == QLatin1String("higher")) {
-    double low = std::numeric_limits<double>::infinity(), high = -std::numeric_limits<double>::infinity();
+    double low = std::numeric_limits<double>::infinity(),
+           high = -std::numeric_limits<double>::infinity();
     for (const QString& key : t.at) {
       const Point* p = byKey(key);
-      if (!p) return TrendVerdict{t.figure, t.statement, false, QStringLiteral("no measured run '%1'").arg(key)};
+      if (!p)
+        return TrendVerdict{t.figure, t.statement, false,
+                            QStringLiteral("no measured run '%1'").arg(key)};
       low = std::min(low, p->y);
     }
     for (const QString& key : t.than) {
       const Point* p = byKey(key);
-      if (!p) return TrendVerdict{t.figure, t.statement, false, QStringLiteral("no measured run '%1'").arg(key)};
+      if (!p)
+        return TrendVerdict{t.figure, t.statement, false,
+                            QStringLiteral("no measured run '%1'").arg(key)};
       high = std::max(high, p->y);
     }
     v.same = low > high + t.tolerance;
-    v.detail = QStringLiteral("%1: %2; {%3} above {%4} expected").arg(words(t.metric), listOf(points, t.metric), t.at.join(", "), t.than.join(", "));
+    v.detail =
+        QStringLiteral("%1: %2; {%3} above {%4} expected")
+            .arg(words(t.metric), listOf(points, t.metric), t.at.join(", "), t.than.join(", "));
     return v;
   }
   // flat: the spread over the chosen keys (all when none are given).
@@ -186,7 +205,8 @@ TrendVerdict checkGroup(const ui::PresetTrend& t, const std::vector<const Measur
   for (const Point& p : chosen) lo = std::min(lo, p.y), hi = std::max(hi, p.y);
   v.same = hi - lo <= t.tolerance;
   v.detail = QStringLiteral("%1: %2; spread %3 (at most %4 expected)")
-                 .arg(words(t.metric), listOf(chosen, t.metric), format(t.metric, hi - lo), format(t.metric, t.tolerance));
+                 .arg(words(t.metric), listOf(chosen, t.metric), format(t.metric, hi - lo),
+                      format(t.metric, t.tolerance));
   return v;
 }
 
@@ -231,8 +251,10 @@ TrendVerdict checkTrend(const ui::PresetTrend& trend, const std::vector<Measured
     QStringList others;
     bool hasOver = false;
     for (const auto& [parameter, value] : r.values) {
-      if (QString::fromStdString(parameter) == trend.over) hasOver = true;
-      else others << QString::fromStdString(parameter + "=" + value);
+      if (QString::fromStdString(parameter) == trend.over)
+        hasOver = true;
+      else
+        others << QString::fromStdString(parameter + "=" + value);
     }
     groups[hasOver ? others.join(QStringLiteral(", ")) : QString()].push_back(&r);
   }
@@ -248,10 +270,12 @@ TrendVerdict checkTrend(const ui::PresetTrend& trend, const std::vector<Measured
   return all;
 }
 
-std::vector<FigureVerdict> figureVerdicts(const ui::Preset& preset, const std::vector<MeasuredRun>& runs) {
+std::vector<FigureVerdict> figureVerdicts(const ui::Preset& preset,
+                                          const std::vector<MeasuredRun>& runs) {
   std::vector<FigureVerdict> figures;
   for (const ui::PresetTrend& t : preset.trends) {
-    auto it = std::find_if(figures.begin(), figures.end(), [&](const FigureVerdict& f) { return f.figure == t.figure; });
+    auto it = std::find_if(figures.begin(), figures.end(),
+                           [&](const FigureVerdict& f) { return f.figure == t.figure; });
     if (it == figures.end()) {
       figures.push_back({t.figure, true, {}});
       it = figures.end() - 1;

@@ -5,7 +5,6 @@
 
 #include <QString>
 #include <QStringList>
-
 #include <vector>
 
 #include "core/train/progress.h"
@@ -48,6 +47,7 @@ struct FigureVerdict {
   bool same = false;
   std::vector<TrendVerdict> checks;
 };
-std::vector<FigureVerdict> figureVerdicts(const ui::Preset& preset, const std::vector<MeasuredRun>& runs);
+std::vector<FigureVerdict> figureVerdicts(const ui::Preset& preset,
+                                          const std::vector<MeasuredRun>& runs);
 
 }  // namespace epsilon::cli

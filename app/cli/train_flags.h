@@ -5,7 +5,6 @@
 
 #include <QCommandLineParser>
 #include <QString>
-
 #include <string>
 
 #include "core/train/experiment_config.h"

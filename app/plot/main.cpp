@@ -29,9 +29,11 @@ int intValue(const QCommandLineParser& parser, const QString& flag, int low, int
 }
 
 int plot(const QCommandLineParser& parser) {
-  if (parser.positionalArguments().size() != 1) throw std::invalid_argument("expected one session or figure file");
+  if (parser.positionalArguments().size() != 1)
+    throw std::invalid_argument("expected one session or figure file");
   const QString out = parser.value(QStringLiteral("out"));
-  if (out.isEmpty()) throw std::invalid_argument("--out: expected the file to write (.png, .svg or .pdf)");
+  if (out.isEmpty())
+    throw std::invalid_argument("--out: expected the file to write (.png, .svg or .pdf)");
   const QSize size(intValue(parser, QStringLiteral("width"), 100, 20000),
                    intValue(parser, QStringLiteral("height"), 100, 20000));
   const int dpi = intValue(parser, QStringLiteral("dpi"), 30, 1200);
@@ -64,7 +66,9 @@ int main(int argc, char* argv[]) {
       QStringLiteral("Draws the runs of an EpsilonLab session file as the GUI's charts."));
   parser.addHelpOption();
   parser.addVersionOption();
-  parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("An epsilonlab-session file (or, with --figure, an epsilonlab-figure file)."));
+  parser.addPositionalArgument(
+      QStringLiteral("file"),
+      QStringLiteral("An epsilonlab-session file (or, with --figure, an epsilonlab-figure file)."));
   parser.addOptions({
       {QStringLiteral("out"), QStringLiteral("The file to write (.png, .svg or .pdf)."),
        QStringLiteral("FILE")},
@@ -72,11 +76,17 @@ int main(int argc, char* argv[]) {
        QStringLiteral("One chart only: accuracy-vs-epoch, epsilon-vs-epoch, accuracy-vs-epsilon, "
                       "loss-vs-step."),
        QStringLiteral("NAME")},
-      {QStringLiteral("figure"), QStringLiteral("The file is an epsilonlab-figure (a described line chart), drawn as it is.")},
-      {QStringLiteral("caption"), QStringLiteral("A subtitle under each chart's title."), QStringLiteral("TEXT")},
-      {QStringLiteral("width"), QStringLiteral("Width in pixels (PNG) or points."), QStringLiteral("N"), QStringLiteral("1600")},
-      {QStringLiteral("height"), QStringLiteral("Height in pixels (PNG) or points."), QStringLiteral("N"), QStringLiteral("1100")},
-      {QStringLiteral("dpi"), QStringLiteral("Resolution stored in a PNG."), QStringLiteral("N"), QStringLiteral("150")},
+      {QStringLiteral("figure"),
+       QStringLiteral(
+           "The file is an epsilonlab-figure (a described line chart), drawn as it is.")},
+      {QStringLiteral("caption"), QStringLiteral("A subtitle under each chart's title."),
+       QStringLiteral("TEXT")},
+      {QStringLiteral("width"), QStringLiteral("Width in pixels (PNG) or points."),
+       QStringLiteral("N"), QStringLiteral("1600")},
+      {QStringLiteral("height"), QStringLiteral("Height in pixels (PNG) or points."),
+       QStringLiteral("N"), QStringLiteral("1100")},
+      {QStringLiteral("dpi"), QStringLiteral("Resolution stored in a PNG."), QStringLiteral("N"),
+       QStringLiteral("150")},
   });
   parser.process(app);
   try {

@@ -61,8 +61,9 @@ class PhiloxStream {
   // The i-th pair of independent standard normals (Box-Muller on one Philox block).
   void normalPair(std::uint64_t i, double& z0, double& z1) const {
     const auto r = block(i);
-    const double u1 = (static_cast<double>((static_cast<std::uint64_t>(r[0]) << 21) ^ (r[1] >> 11)) + 0.5) *
-                      (1.0 / 9007199254740992.0);
+    const double u1 =
+        (static_cast<double>((static_cast<std::uint64_t>(r[0]) << 21) ^ (r[1] >> 11)) + 0.5) *
+        (1.0 / 9007199254740992.0);
     const double u2 = toUnit53(r[2], r[3]);
     const double radius = std::sqrt(-2.0 * std::log(u1));
     const double angle = 2.0 * std::numbers::pi * u2;

@@ -106,7 +106,8 @@ bool usesScatteringFeatures(const std::string& preset) {
 }
 
 std::vector<std::string> presetNames() {
-  return {"logistic", "mlp", "tfp-cnn", "tfp-cnn-tanh", "lenet5", "scatter-linear", "scatter-cnn", "pca-mlp"};
+  return {"logistic",       "mlp",         "tfp-cnn", "tfp-cnn-tanh", "lenet5",
+          "scatter-linear", "scatter-cnn", "pca-mlp"};
 }
 
 template <class Scalar>

@@ -1,8 +1,8 @@
 #include "core/optim/learning_rate.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "core/common/errors.h"
@@ -27,18 +27,23 @@ double LearningRateSchedule::at(long long step) const {
 
 void LearningRateSchedule::validate() const {
   if (!(initial > 0.0 && std::isfinite(initial))) {
-    throw ConfigError("optimizer.learning_rate: expected a finite value > 0, got " + shortNumber(initial));
+    throw ConfigError("optimizer.learning_rate: expected a finite value > 0, got " +
+                      shortNumber(initial));
   }
   if (decay == LearningRateDecay::Constant) return;
   if (!(decayRate > 0.0 && decayRate <= 1.0)) {
-    throw ConfigError("optimizer.lr_decay_rate: expected a value in (0, 1], got " + shortNumber(decayRate));
+    throw ConfigError("optimizer.lr_decay_rate: expected a value in (0, 1], got " +
+                      shortNumber(decayRate));
   }
   if (!(decaySteps > 0.0 && std::isfinite(decaySteps))) {
-    throw ConfigError("optimizer.lr_decay_steps: expected a finite value > 0, got " + shortNumber(decaySteps));
+    throw ConfigError("optimizer.lr_decay_steps: expected a finite value > 0, got " +
+                      shortNumber(decaySteps));
   }
 }
 
-std::vector<std::string> learningRateDecayNames() { return {"constant", "step", "exp", "linear"}; }
+std::vector<std::string> learningRateDecayNames() {
+  return {"constant", "step", "exp", "linear"};
+}
 
 std::string learningRateDecayName(LearningRateDecay decay) {
   return learningRateDecayNames().at(static_cast<std::size_t>(decay));

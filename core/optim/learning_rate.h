@@ -10,10 +10,10 @@ namespace epsilon::optim {
 enum class LearningRateDecay { Constant, Step, Exponential, Linear };
 
 struct LearningRateSchedule {
-  double initial = 0.1;                          // η₀
+  double initial = 0.1;  // η₀
   LearningRateDecay decay = LearningRateDecay::Constant;
-  double decayRate = 0.5;                        // γ in the formulas below
-  double decaySteps = 1000;                      // period of the decay, in steps
+  double decayRate = 0.5;    // γ in the formulas below
+  double decaySteps = 1000;  // period of the decay, in steps
 
   // Constant: η₀. Step: η₀·γ^⌊t/T⌋. Exponential: η₀·γ^(t/T) (Keras's ExponentialDecay
   // without and with `staircase`). Linear: η₀·(1 − (1 − γ)·min(t/T, 1)), from η₀ down to γ·η₀

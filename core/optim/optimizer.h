@@ -4,7 +4,6 @@
 #pragma once
 
 #include <Eigen/Core>
-
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,13 +18,13 @@ enum class OptimizerKind { Sgd, Momentum, Adam, Adagrad, RmsProp };
 // (the framework of the seed experiments and of TF Privacy's DP optimizers).
 struct OptimizerOptions {
   OptimizerKind kind = OptimizerKind::Sgd;
-  double momentum = 0.9;          // Momentum: μ
-  bool nesterov = false;          // Momentum: Nesterov's look-ahead form
-  double beta1 = 0.9;             // Adam: first-moment decay
-  double beta2 = 0.999;           // Adam: second-moment decay
-  double rho = 0.9;               // RMSprop: decay of the squared-gradient average
+  double momentum = 0.9;            // Momentum: μ
+  bool nesterov = false;            // Momentum: Nesterov's look-ahead form
+  double beta1 = 0.9;               // Adam: first-moment decay
+  double beta2 = 0.999;             // Adam: second-moment decay
+  double rho = 0.9;                 // RMSprop: decay of the squared-gradient average
   double initialAccumulator = 0.1;  // Adagrad: starting value of Σg²
-  double epsilon = 1e-7;          // Adam, Adagrad, RMSprop: added to the denominator
+  double epsilon = 1e-7;            // Adam, Adagrad, RMSprop: added to the denominator
 
   // Throws ConfigError naming the field ("optimizer.momentum", ...) for impossible values.
   void validate() const;
@@ -47,19 +46,22 @@ class Optimizer {
  protected:
   explicit Optimizer(Eigen::Index parameterCount) : m_parameterCount(parameterCount) {}
   // `t` is the 1-based number of this step (Adam's bias correction needs it).
-  virtual void apply(Vector& parameters, const Vector& gradient, float learningRate, long long t) = 0;
+  virtual void apply(Vector& parameters, const Vector& gradient, float learningRate,
+                     long long t) = 0;
 
  private:
   Eigen::Index m_parameterCount;
   long long m_steps = 0;
 };
 
-std::unique_ptr<Optimizer> makeOptimizer(const OptimizerOptions& options, Eigen::Index parameterCount);
+std::unique_ptr<Optimizer> makeOptimizer(const OptimizerOptions& options,
+                                         Eigen::Index parameterCount);
 
 // Names as users type them: "sgd", "momentum", "adam", "adagrad", "rmsprop".
 std::string optimizerName(OptimizerKind kind);
 // Throws ConfigError("<field>: expected one of sgd, momentum, ..., got '<text>'").
-OptimizerKind parseOptimizerKind(const std::string& text, const std::string& field = "optimizer.name");
+OptimizerKind parseOptimizerKind(const std::string& text,
+                                 const std::string& field = "optimizer.name");
 std::vector<std::string> optimizerNames();
 
 }  // namespace epsilon::optim

@@ -2,8 +2,8 @@
 // threads (a few hundred thousand parameters take well under a millisecond), so the result
 // never depends on the thread count. The square-root updates are plain loops: GCC 12 warns
 // spuriously inside Eigen's AVX-512 array sqrt.
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "core/common/errors.h"
@@ -23,7 +23,6 @@ void Optimizer::step(Vector& parameters, const Vector& gradient, float learningR
 }
 
 namespace {
-
 
 // θ ← θ − η·g (Robbins & Monro 1951; Abadi et al. 2016, Alg. 1 "Descent").
 class Sgd final : public Optimizer {
@@ -65,8 +64,12 @@ class Momentum final : public Optimizer {
 class Adam final : public Optimizer {
  public:
   Adam(Eigen::Index n, double beta1, double beta2, double eps)
-      : Optimizer(n), m_beta1(beta1), m_beta2(beta2), m_eps(static_cast<float>(eps)),
-        m_first(Vector::Zero(n)), m_second(Vector::Zero(n)) {}
+      : Optimizer(n),
+        m_beta1(beta1),
+        m_beta2(beta2),
+        m_eps(static_cast<float>(eps)),
+        m_first(Vector::Zero(n)),
+        m_second(Vector::Zero(n)) {}
   OptimizerKind kind() const override { return OptimizerKind::Adam; }
 
  protected:
@@ -96,14 +99,16 @@ class Adam final : public Optimizer {
 class Adagrad final : public Optimizer {
  public:
   Adagrad(Eigen::Index n, double initial, double eps)
-      : Optimizer(n), m_eps(static_cast<float>(eps)),
+      : Optimizer(n),
+        m_eps(static_cast<float>(eps)),
         m_accumulator(Vector::Constant(n, static_cast<float>(initial))) {}
   OptimizerKind kind() const override { return OptimizerKind::Adagrad; }
 
  protected:
   void apply(Vector& p, const Vector& g, float lr, long long) override {
     m_accumulator += g.cwiseAbs2();
-    for (Eigen::Index i = 0; i < p.size(); ++i) p[i] -= lr * g[i] / (std::sqrt(m_accumulator[i]) + m_eps);
+    for (Eigen::Index i = 0; i < p.size(); ++i)
+      p[i] -= lr * g[i] / (std::sqrt(m_accumulator[i]) + m_eps);
   }
 
  private:
@@ -115,14 +120,17 @@ class Adagrad final : public Optimizer {
 class RmsProp final : public Optimizer {
  public:
   RmsProp(Eigen::Index n, double rho, double eps)
-      : Optimizer(n), m_rho(static_cast<float>(rho)), m_eps(static_cast<float>(eps)),
+      : Optimizer(n),
+        m_rho(static_cast<float>(rho)),
+        m_eps(static_cast<float>(eps)),
         m_average(Vector::Zero(n)) {}
   OptimizerKind kind() const override { return OptimizerKind::RmsProp; }
 
  protected:
   void apply(Vector& p, const Vector& g, float lr, long long) override {
     m_average = m_rho * m_average + (1.0f - m_rho) * g.cwiseAbs2();
-    for (Eigen::Index i = 0; i < p.size(); ++i) p[i] -= lr * g[i] / (std::sqrt(m_average[i]) + m_eps);
+    for (Eigen::Index i = 0; i < p.size(); ++i)
+      p[i] -= lr * g[i] / (std::sqrt(m_average[i]) + m_eps);
   }
 
  private:
@@ -138,14 +146,16 @@ class RmsProp final : public Optimizer {
 }  // namespace
 
 void OptimizerOptions::validate() const {
-  if (!(momentum >= 0.0 && momentum < 1.0)) badOption("optimizer.momentum", "a value in [0, 1)", momentum);
+  if (!(momentum >= 0.0 && momentum < 1.0))
+    badOption("optimizer.momentum", "a value in [0, 1)", momentum);
   if (!(beta1 >= 0.0 && beta1 < 1.0)) badOption("optimizer.beta1", "a value in [0, 1)", beta1);
   if (!(beta2 >= 0.0 && beta2 < 1.0)) badOption("optimizer.beta2", "a value in [0, 1)", beta2);
   if (!(rho >= 0.0 && rho < 1.0)) badOption("optimizer.rho", "a value in [0, 1)", rho);
   if (!(initialAccumulator >= 0.0 && std::isfinite(initialAccumulator))) {
     badOption("optimizer.initial_accumulator", "a finite value >= 0", initialAccumulator);
   }
-  if (!(epsilon > 0.0 && std::isfinite(epsilon))) badOption("optimizer.epsilon", "a finite value > 0", epsilon);
+  if (!(epsilon > 0.0 && std::isfinite(epsilon)))
+    badOption("optimizer.epsilon", "a finite value > 0", epsilon);
 }
 
 std::unique_ptr<Optimizer> makeOptimizer(const OptimizerOptions& options, Eigen::Index n) {
@@ -165,7 +175,9 @@ std::unique_ptr<Optimizer> makeOptimizer(const OptimizerOptions& options, Eigen:
   throw ConfigError("optimizer.name: unknown optimizer kind");
 }
 
-std::vector<std::string> optimizerNames() { return {"sgd", "momentum", "adam", "adagrad", "rmsprop"}; }
+std::vector<std::string> optimizerNames() {
+  return {"sgd", "momentum", "adam", "adagrad", "rmsprop"};
+}
 
 std::string optimizerName(OptimizerKind kind) {
   return optimizerNames().at(static_cast<std::size_t>(kind));
@@ -176,7 +188,8 @@ OptimizerKind parseOptimizerKind(const std::string& text, const std::string& fie
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (names[i] == text) return static_cast<OptimizerKind>(i);
   }
-  throw ConfigError(field + ": expected one of sgd, momentum, adam, adagrad, rmsprop, got '" + text + "'");
+  throw ConfigError(field + ": expected one of sgd, momentum, adam, adagrad, rmsprop, got '" +
+                    text + "'");
 }
 
 }  // namespace epsilon::optim

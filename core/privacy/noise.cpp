@@ -8,7 +8,6 @@
 #include "core/privacy/noise.h"
 
 #include <Eigen/Core>
-
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -60,7 +59,8 @@ void normalsOfBlocks(BlockSource&& block, std::size_t count, float* out) {
 
 // Calls sink(j, z_{offset + j}) for j in [begin, end), in order.
 template <class Sink>
-void forNormals(const PhiloxStream& stream, std::uint64_t offset, std::size_t begin, std::size_t end, Sink&& sink) {
+void forNormals(const PhiloxStream& stream, std::uint64_t offset, std::size_t begin,
+                std::size_t end, Sink&& sink) {
   alignas(64) std::array<float, 4 * kMaxBlocks> buffer;
   const std::uint64_t first = offset + begin;
   const std::uint64_t last = offset + end;  // exclusive

@@ -1,7 +1,7 @@
 #include "core/privacy/noise_schedule.h"
 
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 
 #include "core/common/errors.h"
 #include "core/common/text.h"
@@ -25,7 +25,8 @@ double NoiseSchedule::sigmaAt(long long step) const {
 
 void NoiseSchedule::validate() const {
   if (!(initial >= 0.0 && std::isfinite(initial))) {
-    throw ConfigError("privacy.noise_multiplier: expected a finite value >= 0, got " + shortNumber(initial));
+    throw ConfigError("privacy.noise_multiplier: expected a finite value >= 0, got " +
+                      shortNumber(initial));
   }
   if (decay == NoiseDecay::Constant) return;
   const bool stepPolicy = decay == NoiseDecay::Step;
@@ -36,9 +37,13 @@ void NoiseSchedule::validate() const {
   }
 }
 
-std::vector<std::string> noiseDecayNames() { return {"constant", "time", "step", "exp"}; }
+std::vector<std::string> noiseDecayNames() {
+  return {"constant", "time", "step", "exp"};
+}
 
-std::string noiseDecayName(NoiseDecay decay) { return noiseDecayNames().at(static_cast<std::size_t>(decay)); }
+std::string noiseDecayName(NoiseDecay decay) {
+  return noiseDecayNames().at(static_cast<std::size_t>(decay));
+}
 
 NoiseDecay parseNoiseDecay(const std::string& text, const std::string& field) {
   const auto names = noiseDecayNames();

@@ -11,9 +11,9 @@ namespace epsilon::privacy {
 enum class NoiseDecay { Constant, Time, Step, Exp };
 
 struct NoiseSchedule {
-  double initial = 1.1;                  // σ₀, the noise multiplier of step 0
+  double initial = 1.1;  // σ₀, the noise multiplier of step 0
   NoiseDecay decay = NoiseDecay::Constant;
-  double rate = 0.0;                     // ρ, the decay rate
+  double rate = 0.0;  // ρ, the decay rate
 
   // σ_t for the 0-based step t:
   //   Constant: σ₀;  Time: σ₀ / (1 + ρ·t);  Step: σ₀·(1 − ρ)^t;  Exp: σ₀·e^(−ρ·t)
@@ -28,7 +28,8 @@ struct NoiseSchedule {
 
 // "constant", "time", "step", "exp".
 std::string noiseDecayName(NoiseDecay decay);
-NoiseDecay parseNoiseDecay(const std::string& text, const std::string& field = "privacy.noise_schedule");
+NoiseDecay parseNoiseDecay(const std::string& text,
+                           const std::string& field = "privacy.noise_schedule");
 std::vector<std::string> noiseDecayNames();
 
 }  // namespace epsilon::privacy

@@ -4,9 +4,7 @@
 // (seed 001, Alg. 1), adaptive clipping toward a target quantile (Andrew et al. 2021), none.
 #pragma once
 
-#include "core/privacy/privatizer_kind.h"
 #include <Eigen/Core>
-
 #include <memory>
 #include <optional>
 #include <string>
@@ -31,12 +29,12 @@ struct ParameterSlice {
 
 struct PrivatizerOptions {
   PrivatizerKind kind = PrivatizerKind::Clip;
-  double clipNorm = 1.0;            // C; the initial C₀ for adaptive clipping
-  bool perLayer = false;            // clip each layer to C/√G (G layers), so the total is ≤ C
-  double tanhScale = 1.0;           // c, the tanh filter's output range factor
-  double tanhActiveRange = 1.0;     // k, its active-range factor: g ↦ c·tanh(g/k)
-  double targetQuantile = 0.5;      // γ, the fraction of units meant to stay unclipped
-  double clipLearningRate = 0.2;    // η of the clip-norm update
+  double clipNorm = 1.0;          // C; the initial C₀ for adaptive clipping
+  bool perLayer = false;          // clip each layer to C/√G (G layers), so the total is ≤ C
+  double tanhScale = 1.0;         // c, the tanh filter's output range factor
+  double tanhActiveRange = 1.0;   // k, its active-range factor: g ↦ c·tanh(g/k)
+  double targetQuantile = 0.5;    // γ, the fraction of units meant to stay unclipped
+  double clipLearningRate = 0.2;  // η of the clip-norm update
   ClipUpdatePolicy clipPolicy = ClipUpdatePolicy::Geometric;
   // Noise on the unclipped count: σ_b directly, or MindArmour's fraction_stddev (σ_b divided
   // by the expected number of units). Neither: σ_b = units/20 (Andrew et al. 2021, §4).
@@ -52,9 +50,9 @@ struct PrivatizerOptions {
 // What one step's privatization saw: how many units, how many were clipped, their norms.
 struct PrivatizeStats {
   long long units = 0;
-  long long clipped = 0;     // pre-clip norm above the bound (any layer's, per layer); for
-                             // tanh: some entry outside the active range |g| ≤ k
-  double normSum = 0;        // Σ pre-privatization L2 norms
+  long long clipped = 0;  // pre-clip norm above the bound (any layer's, per layer); for
+                          // tanh: some entry outside the active range |g| ≤ k
+  double normSum = 0;     // Σ pre-privatization L2 norms
   void merge(const PrivatizeStats& other) {
     units += other.units;
     clipped += other.clipped;
@@ -113,9 +111,11 @@ std::unique_ptr<Privatizer> makePrivatizer(const PrivatizerOptions& options,
 
 // Names as users type them: "none", "clip", "tanh", "adaptive"; "linear", "geometric".
 std::string privatizerName(PrivatizerKind kind);
-PrivatizerKind parsePrivatizerKind(const std::string& text, const std::string& field = "privacy.privatizer");
+PrivatizerKind parsePrivatizerKind(const std::string& text,
+                                   const std::string& field = "privacy.privatizer");
 std::vector<std::string> privatizerNames();
 std::string clipPolicyName(ClipUpdatePolicy policy);
-ClipUpdatePolicy parseClipPolicy(const std::string& text, const std::string& field = "privacy.clip_policy");
+ClipUpdatePolicy parseClipPolicy(const std::string& text,
+                                 const std::string& field = "privacy.clip_policy");
 
 }  // namespace epsilon::privacy

@@ -2,9 +2,9 @@
 // Private Learning with Adaptive Clipping", Alg. 1 and Thm. 1), the mechanism MindArmour's
 // tutorial configures (seed 002: target_unclipped_quantile, clip_learning_rate,
 // fraction_stddev, Linear or Geometric decay policy).
-#include <cstdio>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "core/common/errors.h"
@@ -16,15 +16,16 @@ namespace epsilon::privacy {
 
 namespace {
 
-
 // Keeps C_t positive under the linear rule, which can overshoot below zero.
 constexpr double kMinimumClipNorm = 1e-9;
 
 class AdaptivePrivatizer final : public Privatizer {
  public:
   AdaptivePrivatizer(const PrivatizerOptions& options, double expectedUnits)
-      : m_clipNorm(options.clipNorm), m_target(options.targetQuantile),
-        m_learningRate(options.clipLearningRate), m_policy(options.clipPolicy),
+      : m_clipNorm(options.clipNorm),
+        m_target(options.targetQuantile),
+        m_learningRate(options.clipLearningRate),
+        m_policy(options.clipPolicy),
         m_countStddev(options.countStddev(expectedUnits)) {}
 
   PrivatizerKind kind() const override { return PrivatizerKind::Adaptive; }
@@ -44,7 +45,8 @@ class AdaptivePrivatizer final : public Privatizer {
     return 1.0 / std::sqrt(1.0 / (sigma * sigma) - 1.0 / (4.0 * m_countStddev * m_countStddev));
   }
 
-  void clipWeights(const GradientMatrix& sq, GradientMatrix& weights, PrivatizeStats& stats) const override {
+  void clipWeights(const GradientMatrix& sq, GradientMatrix& weights,
+                   PrivatizeStats& stats) const override {
     weights.resize(sq.rows(), 1);
     for (Eigen::Index i = 0; i < sq.rows(); ++i) {
       const double norm = std::sqrt(static_cast<double>(sq.row(i).sum()));
@@ -70,10 +72,12 @@ class AdaptivePrivatizer final : public Privatizer {
   // b̃ = (Σᵢ(bᵢ − ½) + N(0, σ_b²))/m + ½ with bᵢ = 1[‖gᵢ‖ ≤ C] and m the expected number of
   // units (Alg. 1 with the ½ shift of §3.1 that halves the count's sensitivity); then
   // geometric C ← C·exp(−η(b̃ − γ)) or linear C ← C − η(b̃ − γ).
-  void endStep(const PrivatizeStats& stats, double expectedUnits, const PhiloxStream& countNoise) override {
+  void endStep(const PrivatizeStats& stats, double expectedUnits,
+               const PhiloxStream& countNoise) override {
     const auto unclipped = static_cast<double>(stats.units - stats.clipped);
     const double centred = unclipped - 0.5 * static_cast<double>(stats.units);
-    const double noisyFraction = (centred + m_countStddev * countNoise.normal(0)) / expectedUnits + 0.5;
+    const double noisyFraction =
+        (centred + m_countStddev * countNoise.normal(0)) / expectedUnits + 0.5;
     const double error = noisyFraction - m_target;
     if (m_policy == ClipUpdatePolicy::Geometric) {
       m_clipNorm *= std::exp(-m_learningRate * error);
@@ -93,7 +97,8 @@ class AdaptivePrivatizer final : public Privatizer {
 
 }  // namespace
 
-std::unique_ptr<Privatizer> makeAdaptivePrivatizer(const PrivatizerOptions& options, double expectedUnitsPerStep) {
+std::unique_ptr<Privatizer> makeAdaptivePrivatizer(const PrivatizerOptions& options,
+                                                   double expectedUnitsPerStep) {
   return std::make_unique<AdaptivePrivatizer>(options, expectedUnitsPerStep);
 }
 

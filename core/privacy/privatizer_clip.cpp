@@ -16,8 +16,11 @@ namespace {
 class ClipPrivatizer final : public Privatizer {
  public:
   ClipPrivatizer(double clipNorm, bool perLayer, std::vector<ParameterSlice> slices)
-      : m_clipNorm(clipNorm), m_perLayer(perLayer), m_slices(std::move(slices)),
-        m_layerBound(perLayer ? clipNorm / std::sqrt(static_cast<double>(m_slices.size())) : clipNorm) {}
+      : m_clipNorm(clipNorm),
+        m_perLayer(perLayer),
+        m_slices(std::move(slices)),
+        m_layerBound(perLayer ? clipNorm / std::sqrt(static_cast<double>(m_slices.size()))
+                              : clipNorm) {}
 
   PrivatizerKind kind() const override { return PrivatizerKind::Clip; }
   Eigen::Index weightColumns() const override {
@@ -26,7 +29,8 @@ class ClipPrivatizer final : public Privatizer {
   double sensitivity() const override { return m_clipNorm; }
   double clipNorm() const override { return m_clipNorm; }
 
-  void clipWeights(const GradientMatrix& sq, GradientMatrix& weights, PrivatizeStats& stats) const override {
+  void clipWeights(const GradientMatrix& sq, GradientMatrix& weights,
+                   PrivatizeStats& stats) const override {
     weights.resize(sq.rows(), weightColumns());
     for (Eigen::Index i = 0; i < sq.rows(); ++i) {
       const double total = static_cast<double>(sq.row(i).sum());
@@ -91,19 +95,25 @@ class NoPrivatizer final : public Privatizer {
   double sensitivity() const override { return 1.0; }
   double clipNorm() const override { return std::numeric_limits<double>::quiet_NaN(); }
   double gradientNoiseMultiplier(double) const override { return 0.0; }
-  void clipWeights(const GradientMatrix& sq, GradientMatrix& weights, PrivatizeStats& stats) const override {
+  void clipWeights(const GradientMatrix& sq, GradientMatrix& weights,
+                   PrivatizeStats& stats) const override {
     weights.setOnes(sq.rows(), 1);
     stats.units += sq.rows();
   }
-  void privatizeRows(GradientRows rows, PrivatizeStats& stats) const override { stats.units += rows.rows(); }
+  void privatizeRows(GradientRows rows, PrivatizeStats& stats) const override {
+    stats.units += rows.rows();
+  }
 };
 
 }  // namespace
 
-std::unique_ptr<Privatizer> makeClipPrivatizer(double clipNorm, bool perLayer, std::vector<ParameterSlice> slices) {
+std::unique_ptr<Privatizer> makeClipPrivatizer(double clipNorm, bool perLayer,
+                                               std::vector<ParameterSlice> slices) {
   return std::make_unique<ClipPrivatizer>(clipNorm, perLayer, std::move(slices));
 }
 
-std::unique_ptr<Privatizer> makeNoPrivatizer() { return std::make_unique<NoPrivatizer>(); }
+std::unique_ptr<Privatizer> makeNoPrivatizer() {
+  return std::make_unique<NoPrivatizer>();
+}
 
 }  // namespace epsilon::privacy

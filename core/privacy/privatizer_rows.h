@@ -17,7 +17,8 @@ void forEachRow(GradientRows rows, PrivatizeStats& stats, RowFn&& rowFn) {
   const auto count = static_cast<std::size_t>(rows.rows());
   std::vector<PrivatizeStats> partial(chunkCount(count, kRowsPerChunk));
   forEachChunk(count, kRowsPerChunk, [&](std::size_t c, std::size_t begin, std::size_t end) {
-    for (std::size_t r = begin; r < end; ++r) rowFn(rows.row(static_cast<Eigen::Index>(r)), partial[c]);
+    for (std::size_t r = begin; r < end; ++r)
+      rowFn(rows.row(static_cast<Eigen::Index>(r)), partial[c]);
   });
   for (const auto& p : partial) stats.merge(p);
 }

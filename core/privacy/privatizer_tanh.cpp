@@ -53,7 +53,8 @@ class TanhPrivatizer final : public Privatizer {
 
 }  // namespace
 
-std::unique_ptr<Privatizer> makeTanhPrivatizer(double scale, double activeRange, Eigen::Index parameterCount) {
+std::unique_ptr<Privatizer> makeTanhPrivatizer(double scale, double activeRange,
+                                               Eigen::Index parameterCount) {
   return std::make_unique<TanhPrivatizer>(scale, activeRange, parameterCount);
 }
 

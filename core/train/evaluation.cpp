@@ -18,19 +18,21 @@ Evaluation evaluate(const nn::Model<float>& model, const data::Split& split) {
     long long correct = 0;
   };
   std::vector<Partial> partial(chunkCount(static_cast<std::size_t>(n), kRows));
-  forEachChunk(static_cast<std::size_t>(n), kRows, [&](std::size_t c, std::size_t begin, std::size_t end) {
-    for (std::size_t r = begin; r < end; ++r) {
-      const auto row = logits.row(static_cast<Eigen::Index>(r));
-      const int label = split.labels[r];
-      Eigen::Index best = 0;
-      const double top = row.maxCoeff(&best);
-      // Cross-entropy −log softmax(z)_y = log Σ exp(z_j − max) + max − z_y, in double.
-      double sum = 0.0;
-      for (Eigen::Index j = 0; j < row.size(); ++j) sum += std::exp(static_cast<double>(row[j]) - top);
-      partial[c].loss += std::log(sum) + top - static_cast<double>(row[label]);
-      partial[c].correct += best == label ? 1 : 0;
-    }
-  });
+  forEachChunk(static_cast<std::size_t>(n), kRows,
+               [&](std::size_t c, std::size_t begin, std::size_t end) {
+                 for (std::size_t r = begin; r < end; ++r) {
+                   const auto row = logits.row(static_cast<Eigen::Index>(r));
+                   const int label = split.labels[r];
+                   Eigen::Index best = 0;
+                   const double top = row.maxCoeff(&best);
+                   // Cross-entropy −log softmax(z)_y = log Σ exp(z_j − max) + max − z_y, in double.
+                   double sum = 0.0;
+                   for (Eigen::Index j = 0; j < row.size(); ++j)
+                     sum += std::exp(static_cast<double>(row[j]) - top);
+                   partial[c].loss += std::log(sum) + top - static_cast<double>(row[label]);
+                   partial[c].correct += best == label ? 1 : 0;
+                 }
+               });
   double loss = 0.0;
   long long correct = 0;
   for (const auto& p : partial) {

@@ -13,7 +13,8 @@ namespace epsilon::train {
 
 namespace {
 
-[[noreturn]] void bad(const std::string& field, const std::string& expected, const std::string& got) {
+[[noreturn]] void bad(const std::string& field, const std::string& expected,
+                      const std::string& got) {
   throw ConfigError(field + ": expected " + expected + ", got " + got);
 }
 
@@ -25,12 +26,14 @@ void validateModel(const ModelConfig& model) {
     bad("model.preset", "one of " + list, "'" + model.preset + "'");
   }
   for (int width : model.hiddenWidths) {
-    if (width < 1 || width > 65536) bad("model.hidden", "widths in [1, 65536]", std::to_string(width));
+    if (width < 1 || width > 65536)
+      bad("model.hidden", "widths in [1, 65536]", std::to_string(width));
   }
   if (model.usesPca()) {
     // The input's feature count also bounds k; validateFor() checks that against the data.
     if (model.pcaDims < 1) bad("model.pca_dims", "an integer >= 1", std::to_string(model.pcaDims));
-    privacy::validateDpPcaOptions({model.pcaDims, model.pcaNoise, model.pcaSampleFraction, 1}, model.pcaDims);
+    privacy::validateDpPcaOptions({model.pcaDims, model.pcaNoise, model.pcaSampleFraction, 1},
+                                  model.pcaDims);
   }
 }
 
@@ -38,14 +41,18 @@ void validatePrivacy(const PrivacyConfig& p, double expectedUnits) {
   p.privatizer.validate();
   if (p.privatizer.kind == privacy::PrivatizerKind::None) return;
   p.noise.validate();
-  if (p.microbatchSize < 1) bad("privacy.microbatch_size", "an integer >= 1", std::to_string(p.microbatchSize));
-  if (!(p.delta > 0.0 && p.delta < 1.0)) bad("privacy.delta", "a value in (0, 1)", shortNumber(p.delta));
+  if (p.microbatchSize < 1)
+    bad("privacy.microbatch_size", "an integer >= 1", std::to_string(p.microbatchSize));
+  if (!(p.delta > 0.0 && p.delta < 1.0))
+    bad("privacy.delta", "a value in (0, 1)", shortNumber(p.delta));
   if (p.privatizer.kind == privacy::PrivatizerKind::Adaptive && p.noise.initial > 0.0) {
-    // Andrew et al. 2021, Thm. 1: the gradient keeps σ_Δ = (σ⁻² − (2σ_b)⁻²)^(−1/2) only if 2σ_b > σ.
+    // Andrew et al. 2021, Thm. 1: the gradient keeps σ_Δ = (σ⁻² − (2σ_b)⁻²)^(−1/2) only if 2σ_b >
+    // σ.
     const double countStddev = p.privatizer.countStddev(expectedUnits);
     if (!(2.0 * countStddev > p.noise.initial)) {
       bad(p.privatizer.fractionStddev ? "privacy.fraction_stddev" : "privacy.clip_count_stddev",
-          "a count noise σ_b > σ/2 = " + shortNumber(p.noise.initial / 2) + " (Andrew et al. 2021, Thm. 1)",
+          "a count noise σ_b > σ/2 = " + shortNumber(p.noise.initial / 2) +
+              " (Andrew et al. 2021, Thm. 1)",
           "σ_b = " + shortNumber(countStddev));
     }
   }
@@ -57,7 +64,8 @@ void validateOptimizer(const OptimizerConfig& o) {
     bad("optimizer.learning_rate", "a finite value > 0", shortNumber(o.learningRate));
   }
   if (o.lrDecay == optim::LearningRateDecay::Constant) return;
-  if (!(o.lrDecayRate > 0.0 && o.lrDecayRate <= 1.0)) bad("optimizer.lr_decay_rate", "a value in (0, 1]", shortNumber(o.lrDecayRate));
+  if (!(o.lrDecayRate > 0.0 && o.lrDecayRate <= 1.0))
+    bad("optimizer.lr_decay_rate", "a value in (0, 1]", shortNumber(o.lrDecayRate));
   if (!(o.lrDecayEpochs > 0.0 && std::isfinite(o.lrDecayEpochs))) {
     bad("optimizer.lr_decay_epochs", "a finite value > 0", shortNumber(o.lrDecayEpochs));
   }
@@ -66,8 +74,10 @@ void validateOptimizer(const OptimizerConfig& o) {
 void validateTraining(const TrainingConfig& t) {
   if (t.lotSize < 1) bad("training.lot_size", "an integer >= 1", std::to_string(t.lotSize));
   if (t.steps < 0) bad("training.steps", "an integer >= 0", std::to_string(t.steps));
-  if (t.steps == 0 && !(t.epochs > 0.0 && t.epochs <= 1e6)) bad("training.epochs", "a value in (0, 1e6]", shortNumber(t.epochs));
-  if (t.evalEverySteps < 0) bad("training.eval_every_steps", "an integer >= 0", std::to_string(t.evalEverySteps));
+  if (t.steps == 0 && !(t.epochs > 0.0 && t.epochs <= 1e6))
+    bad("training.epochs", "a value in (0, 1e6]", shortNumber(t.epochs));
+  if (t.evalEverySteps < 0)
+    bad("training.eval_every_steps", "an integer >= 0", std::to_string(t.evalEverySteps));
   if (!(t.paceSeconds >= 0.0 && t.paceSeconds <= kMaxPaceSeconds)) {
     bad("training.pace_seconds", "a value in [0, " + shortNumber(kMaxPaceSeconds) + "] seconds",
         shortNumber(t.paceSeconds));
@@ -82,7 +92,8 @@ void ExperimentConfig::validate() const {
   validateTraining(training);
   validatePrivacy(privacy, expectedUnitsPerLot());
   validateOptimizer(optimizer);
-  if (privacy.privatizer.kind != privacy::PrivatizerKind::None && privacy.microbatchSize > training.lotSize) {
+  if (privacy.privatizer.kind != privacy::PrivatizerKind::None &&
+      privacy.microbatchSize > training.lotSize) {
     bad("privacy.microbatch_size", "at most the lot size " + std::to_string(training.lotSize),
         std::to_string(privacy.microbatchSize));
   }
@@ -91,14 +102,17 @@ void ExperimentConfig::validate() const {
 void ExperimentConfig::validateFor(const data::Dataset& data) const {
   validate();
   const long long n = data.train.size();
-  if (n < 1) bad("dataset.name", "a data set with training examples", "'" + data.name + "' with none");
-  if (data.test.size() < 1) bad("dataset.name", "a data set with test examples", "'" + data.name + "' with none");
+  if (n < 1)
+    bad("dataset.name", "a data set with training examples", "'" + data.name + "' with none");
+  if (data.test.size() < 1)
+    bad("dataset.name", "a data set with test examples", "'" + data.name + "' with none");
   if (model.usesPca()) {
     privacy::validateDpPcaOptions({model.pcaDims, model.pcaNoise, model.pcaSampleFraction, 1},
                                   data.shape.featureCount());
   }
   if (training.lotSize > n) {
-    bad("training.lot_size", "at most the " + std::to_string(n) + " training examples of '" + data.name + "'",
+    bad("training.lot_size",
+        "at most the " + std::to_string(n) + " training examples of '" + data.name + "'",
         std::to_string(training.lotSize));
   }
 }
@@ -109,17 +123,23 @@ long long ExperimentConfig::stepsPerEpoch(long long trainSize) const {
 
 long long ExperimentConfig::totalSteps(long long trainSize) const {
   if (training.steps > 0) return training.steps;
-  return std::max<long long>(1, std::llround(training.epochs * static_cast<double>(stepsPerEpoch(trainSize))));
+  return std::max<long long>(
+      1, std::llround(training.epochs * static_cast<double>(stepsPerEpoch(trainSize))));
 }
 
 int ExperimentConfig::microbatchSlots() const {
   if (privacy.microbatchSize <= 1) return training.lotSize;
-  return std::max(1, static_cast<int>(std::lround(static_cast<double>(training.lotSize) / privacy.microbatchSize)));
+  return std::max(1, static_cast<int>(std::lround(static_cast<double>(training.lotSize) /
+                                                  privacy.microbatchSize)));
 }
 
-double ExperimentConfig::expectedUnitsPerLot() const { return static_cast<double>(microbatchSlots()); }
+double ExperimentConfig::expectedUnitsPerLot() const {
+  return static_cast<double>(microbatchSlots());
+}
 
-std::string samplingName(SamplingKind kind) { return kind == SamplingKind::Poisson ? "poisson" : "shuffle"; }
+std::string samplingName(SamplingKind kind) {
+  return kind == SamplingKind::Poisson ? "poisson" : "shuffle";
+}
 
 SamplingKind parseSamplingKind(const std::string& text, const std::string& field) {
   if (text == "poisson") return SamplingKind::Poisson;

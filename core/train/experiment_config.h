@@ -29,8 +29,8 @@ struct DatasetConfig {
 };
 
 struct ModelConfig {
-  std::string preset = "mlp";           // see nn::presetNames()
-  std::vector<int> hiddenWidths{256};   // "mlp" only
+  std::string preset = "mlp";          // see nn::presetNames()
+  std::vector<int> hiddenWidths{256};  // "mlp" only
   // "pca-mlp" only: the DP-PCA input projection (Abadi et al. 2016, §5), computed once per run
   // before the first step; its release is accounted with the steps.
   int pcaDims = 60;                // k: principal directions kept
@@ -59,18 +59,18 @@ struct OptimizerConfig {
   double learningRate = 0.15;
   optim::LearningRateDecay lrDecay = optim::LearningRateDecay::Constant;
   double lrDecayRate = 0.5;
-  double lrDecayEpochs = 1.0;       // the decay period, in epochs
+  double lrDecayEpochs = 1.0;  // the decay period, in epochs
 };
 
 struct TrainingConfig {
-  int lotSize = 256;               // L: the expected lot (Poisson) or the batch (shuffle)
-  double epochs = 1.0;             // the length when steps is 0
-  long long steps = 0;             // > 0: the length in steps, overriding epochs
-  bool evalEveryEpoch = true;      // evaluate at every epoch's end
-  long long evalEverySteps = 0;    // > 0: also every k steps
-  std::uint64_t seed = 1;          // sampling, initialisation, noise
-  bool snapshots = false;          // attach a copy of the model to every evaluation event
-  bool stepEvents = false;         // report every step's lot loss (EventKind::Step)
+  int lotSize = 256;             // L: the expected lot (Poisson) or the batch (shuffle)
+  double epochs = 1.0;           // the length when steps is 0
+  long long steps = 0;           // > 0: the length in steps, overriding epochs
+  bool evalEveryEpoch = true;    // evaluate at every epoch's end
+  long long evalEverySteps = 0;  // > 0: also every k steps
+  std::uint64_t seed = 1;        // sampling, initialisation, noise
+  bool snapshots = false;        // attach a copy of the model to every evaluation event
+  bool stepEvents = false;       // report every step's lot loss (EventKind::Step)
   // Report every step (EventKind::Step) with the lot's pre-clip gradient norms for the
   // gradient-norm view; off by default so normal runs compute nothing extra.
   bool gradientNorms = false;
@@ -102,6 +102,7 @@ struct ExperimentConfig {
 };
 
 std::string samplingName(SamplingKind kind);  // "poisson", "shuffle"
-SamplingKind parseSamplingKind(const std::string& text, const std::string& field = "privacy.sampling");
+SamplingKind parseSamplingKind(const std::string& text,
+                               const std::string& field = "privacy.sampling");
 
 }  // namespace epsilon::train

@@ -28,7 +28,8 @@ int resolveThreads(int requested) {
 
 }  // namespace
 
-JobRunner::JobRunner(Options options) : m_threads(resolveThreads(options.threads)), m_arena(m_threads) {
+JobRunner::JobRunner(Options options)
+    : m_threads(resolveThreads(options.threads)), m_arena(m_threads) {
   const int workers = options.maxConcurrentRuns > 0 ? options.maxConcurrentRuns : m_threads;
   m_workers.reserve(static_cast<std::size_t>(workers));
   for (int i = 0; i < workers; ++i) m_workers.emplace_back([this] { workerLoop(); });
@@ -44,7 +45,8 @@ JobRunner::~JobRunner() {
   for (auto& worker : m_workers) worker.join();
 }
 
-RunId JobRunner::submit(ExperimentConfig config, ProgressCallback onProgress, std::shared_ptr<const data::Dataset> dataset) {
+RunId JobRunner::submit(ExperimentConfig config, ProgressCallback onProgress,
+                        std::shared_ptr<const data::Dataset> dataset) {
   auto job = std::make_shared<Job>();
   job->config = std::move(config);
   job->onProgress = std::move(onProgress);
@@ -55,7 +57,11 @@ RunId JobRunner::submit(ExperimentConfig config, ProgressCallback onProgress, st
     m_jobs[job->id] = job;
     m_queue.push_back(job);
   }
-  if (job->onProgress) job->onProgress({.runId = job->id, .kind = EventKind::Status, .status = RunStatus::Queued, .message = "queued"});
+  if (job->onProgress)
+    job->onProgress({.runId = job->id,
+                     .kind = EventKind::Status,
+                     .status = RunStatus::Queued,
+                     .message = "queued"});
   m_changed.notify_all();
   return job->id;
 }
@@ -81,7 +87,9 @@ bool JobRunner::cancel(RunId id) {
     result.config = cancelledInQueue->config;
     finishJob(cancelledInQueue, std::move(result));
     if (cancelledInQueue->onProgress) {
-      cancelledInQueue->onProgress({.runId = id, .kind = EventKind::Status, .status = RunStatus::Cancelled,
+      cancelledInQueue->onProgress({.runId = id,
+                                    .kind = EventKind::Status,
+                                    .status = RunStatus::Cancelled,
                                     .message = "cancelled before it started"});
     }
   }
@@ -101,7 +109,8 @@ void JobRunner::cancelAll() {
 
 std::shared_ptr<JobRunner::Job> JobRunner::find(RunId id) const {
   const auto found = m_jobs.find(id);
-  if (found == m_jobs.end()) throw std::out_of_range("JobRunner: no run with id " + std::to_string(id));
+  if (found == m_jobs.end())
+    throw std::out_of_range("JobRunner: no run with id " + std::to_string(id));
   return found->second;
 }
 
@@ -115,7 +124,8 @@ RunResult JobRunner::wait(RunId id) {
 void JobRunner::waitAll() {
   std::unique_lock lock(m_mutex);
   m_changed.wait(lock, [&] {
-    return std::all_of(m_jobs.begin(), m_jobs.end(), [](const auto& entry) { return entry.second->result.has_value(); });
+    return std::all_of(m_jobs.begin(), m_jobs.end(),
+                       [](const auto& entry) { return entry.second->result.has_value(); });
   });
 }
 

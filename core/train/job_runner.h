@@ -55,7 +55,7 @@ class JobRunner {
   RunResult wait(RunId id);
   void waitAll();
 
-  RunStatus status(RunId id) const;               // throws std::out_of_range for an unknown id
+  RunStatus status(RunId id) const;                 // throws std::out_of_range for an unknown id
   std::optional<RunResult> result(RunId id) const;  // nullopt until the run has finished
   // Forgets a finished run (and frees its model); false if it is unknown or not finished.
   bool release(RunId id);

@@ -51,18 +51,22 @@ struct PrivacyTracker::Impl {
     run.countNoiseStd = setup.countNoiseStd;
     run.delta = setup.delta;
     run.accountant = kind();
-    for (const auto& [event, count] : privacy::privacyEvents(run, false)) honest->compose(event, count);
+    for (const auto& [event, count] : privacy::privacyEvents(run, false))
+      honest->compose(event, count);
     if (nominal) {
-      for (const auto& [event, count] : privacy::privacyEvents(run, true)) nominal->compose(event, count);
+      for (const auto& [event, count] : privacy::privacyEvents(run, true))
+        nominal->compose(event, count);
     }
     pending.clear();
   }
 };
 
-PrivacyTracker::PrivacyTracker(const PrivacyTrackerSetup& setup) : m_impl(std::make_unique<Impl>()) {
+PrivacyTracker::PrivacyTracker(const PrivacyTrackerSetup& setup)
+    : m_impl(std::make_unique<Impl>()) {
   m_impl->setup = setup;
   m_impl->honest = privacy::makeAccountant(m_impl->kind());
-  if (setup.privatizer == privacy::PrivatizerKind::Tanh) m_impl->nominal = privacy::makeAccountant(m_impl->kind());
+  if (setup.privatizer == privacy::PrivatizerKind::Tanh)
+    m_impl->nominal = privacy::makeAccountant(m_impl->kind());
   m_impl->unprotected = setup.privatizer == privacy::PrivatizerKind::None;
   if (setup.pca) {
     // The projection was computed before the first step: it counts from step 0 on.
@@ -99,8 +103,10 @@ PrivacySpent PrivacyTracker::spent() {
   PrivacySpent s;
   s.delta = m.setup.delta;
   s.accountant = privacy::accountantKindName(m.kind());
-  s.sampling = m.poisson() ? "Poisson sampling" : "assumes Poisson sampling (batches were shuffled)";
-  if (m.setup.pca) s.pcaLabel = privacy::dpPcaLabel(m.setup.pcaNoiseMultiplier, m.setup.pcaSampleFraction);
+  s.sampling =
+      m.poisson() ? "Poisson sampling" : "assumes Poisson sampling (batches were shuffled)";
+  if (m.setup.pca)
+    s.pcaLabel = privacy::dpPcaLabel(m.setup.pcaNoiseMultiplier, m.setup.pcaSampleFraction);
   if (m.steps == 0 && !m.setup.pca) {
     s.epsilon = 0.0;
     s.isGuarantee = m.poisson() && !m.unprotected;

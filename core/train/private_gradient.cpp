@@ -19,11 +19,16 @@ namespace {
 constexpr Eigen::Index kMaterialiseBudget = Eigen::Index{1} << 20;
 constexpr std::size_t kColumnChunk = 8192;
 
-std::uint32_t low(long long v) { return static_cast<std::uint32_t>(static_cast<std::uint64_t>(v)); }
-std::uint32_t high(long long v) { return static_cast<std::uint32_t>(static_cast<std::uint64_t>(v) >> 32); }
+std::uint32_t low(long long v) {
+  return static_cast<std::uint32_t>(static_cast<std::uint64_t>(v));
+}
+std::uint32_t high(long long v) {
+  return static_cast<std::uint32_t>(static_cast<std::uint64_t>(v) >> 32);
+}
 
 // Copies the rows `indices` of the split into x / labels.
-void gather(const data::Split& split, std::span<const int> indices, nn::Matrix<float>& x, std::vector<int>& labels) {
+void gather(const data::Split& split, std::span<const int> indices, nn::Matrix<float>& x,
+            std::vector<int>& labels) {
   x.resize(static_cast<Eigen::Index>(indices.size()), split.features.cols());
   labels.resize(indices.size());
   for (std::size_t i = 0; i < indices.size(); ++i) {
@@ -35,11 +40,14 @@ void gather(const data::Split& split, std::span<const int> indices, nn::Matrix<f
 // sum += Σ_r rows(r, ·), each column summed over the rows in order (deterministic), the
 // columns in parallel fixed chunks.
 void addRowSums(const privacy::GradientMatrix& rows, Eigen::Index rowCount, Eigen::VectorXf& sum) {
-  forEachChunk(static_cast<std::size_t>(rows.cols()), kColumnChunk, [&](std::size_t, std::size_t begin, std::size_t end) {
-    const auto b = static_cast<Eigen::Index>(begin), n = static_cast<Eigen::Index>(end - begin);
-    auto target = sum.segment(b, n);
-    for (Eigen::Index r = 0; r < rowCount; ++r) target += rows.row(r).segment(b, n).transpose();
-  });
+  forEachChunk(static_cast<std::size_t>(rows.cols()), kColumnChunk,
+               [&](std::size_t, std::size_t begin, std::size_t end) {
+                 const auto b = static_cast<Eigen::Index>(begin),
+                            n = static_cast<Eigen::Index>(end - begin);
+                 auto target = sum.segment(b, n);
+                 for (Eigen::Index r = 0; r < rowCount; ++r)
+                   target += rows.row(r).segment(b, n).transpose();
+               });
 }
 
 double lossSumOf(const nn::Workspace<float>& ws) {
@@ -50,14 +58,19 @@ double lossSumOf(const nn::Workspace<float>& ws) {
 
 }  // namespace
 
-PrivateGradient::PrivateGradient(const nn::Model<float>& model, privacy::Privatizer& privatizer, int microbatchSize,
-                                 int microbatchSlots, double expectedUnits, std::uint64_t seed, bool secureNoise)
-    : m_model(model), m_privatizer(privatizer), m_microbatchSize(microbatchSize), m_slots(microbatchSlots),
-      m_expectedUnits(expectedUnits), m_seed(seed), m_secureNoise(secureNoise) {
-}
+PrivateGradient::PrivateGradient(const nn::Model<float>& model, privacy::Privatizer& privatizer,
+                                 int microbatchSize, int microbatchSlots, double expectedUnits,
+                                 std::uint64_t seed, bool secureNoise)
+    : m_model(model),
+      m_privatizer(privatizer),
+      m_microbatchSize(microbatchSize),
+      m_slots(microbatchSlots),
+      m_expectedUnits(expectedUnits),
+      m_seed(seed),
+      m_secureNoise(secureNoise) {}
 
-StepGradient PrivateGradient::compute(const data::Split& train, std::span<const int> lot, long long step, double sigma,
-                                      Eigen::VectorXf& gradient) {
+StepGradient PrivateGradient::compute(const data::Split& train, std::span<const int> lot,
+                                      long long step, double sigma, Eigen::VectorXf& gradient) {
   StepGradient out;
   out.examples = static_cast<long long>(lot.size());
   out.clipNorm = m_privatizer.clipNorm();
@@ -83,7 +96,8 @@ StepGradient PrivateGradient::compute(const data::Split& train, std::span<const 
     if (m_secureNoise) {
       privacy::addSecureGaussianNoise(sum, stddev);
     } else {
-      privacy::addGaussianNoise(sum, stddev, PhiloxStream(m_seed, RandomPurpose::GradientNoise, low(step), high(step)));
+      privacy::addGaussianNoise(
+          sum, stddev, PhiloxStream(m_seed, RandomPurpose::GradientNoise, low(step), high(step)));
     }
     gradient = m_sum / static_cast<float>(m_expectedUnits);
     m_privatizer.endStep(out.stats, m_expectedUnits, countNoiseStream(step));
@@ -96,15 +110,17 @@ StepGradient PrivateGradient::compute(const data::Split& train, std::span<const 
 // bits no seed predicts (Philox4x32-10 is a keyed bijection of its counter, Salmon et al.
 // 2011, §3); the seeded mode addresses (seed, step) as before.
 PhiloxStream PrivateGradient::countNoiseStream(long long step) const {
-  if (!m_secureNoise) return PhiloxStream(m_seed, RandomPurpose::ClipCountNoise, low(step), high(step));
+  if (!m_secureNoise)
+    return PhiloxStream(m_seed, RandomPurpose::ClipCountNoise, low(step), high(step));
   const std::uint64_t counter = privacy::osRandom64();
-  return PhiloxStream(privacy::osRandom64(), RandomPurpose::ClipCountNoise, low(static_cast<long long>(counter)),
-                      high(static_cast<long long>(counter)));
+  return PhiloxStream(privacy::osRandom64(), RandomPurpose::ClipCountNoise,
+                      low(static_cast<long long>(counter)), high(static_cast<long long>(counter)));
 }
 
 // Norms → clip factors → one weighted sum (no lot × P matrix): Model's closed-form
 // per-example norms and weightedGradientSum (groupWeightedGradientSum for per-layer factors).
-void PrivateGradient::perExampleFast(const data::Split& train, std::span<const int> lot, StepGradient& out) {
+void PrivateGradient::perExampleFast(const data::Split& train, std::span<const int> lot,
+                                     StepGradient& out) {
   gather(train, lot, m_inputs, m_labels);
   m_model.backward(m_inputs, m_labels, m_workspace);
   out.lossSum = lossSumOf(m_workspace);
@@ -130,7 +146,8 @@ void PrivateGradient::perExampleFast(const data::Split& train, std::span<const i
     }
   }
   if (m_weights.cols() == 1) {
-    m_model.weightedGradientSum(m_workspace, std::span<const float>(m_weights.data(), static_cast<std::size_t>(n)), m_sum);
+    m_model.weightedGradientSum(
+        m_workspace, std::span<const float>(m_weights.data(), static_cast<std::size_t>(n)), m_sum);
     return;
   }
   // Per-layer clipping: each layer's slice weighted by its own factors, in one pass.
@@ -139,9 +156,11 @@ void PrivateGradient::perExampleFast(const data::Split& train, std::span<const i
 
 // The tanh filter needs every entry of every example's gradient: materialise them a block
 // of rows at a time, filter, and add the rows up.
-void PrivateGradient::perExampleMaterialised(const data::Split& train, std::span<const int> lot, StepGradient& out) {
+void PrivateGradient::perExampleMaterialised(const data::Split& train, std::span<const int> lot,
+                                             StepGradient& out) {
   const Eigen::Index p = m_model.parameterCount();
-  const auto chunk = static_cast<std::size_t>(std::max<Eigen::Index>(16, kMaterialiseBudget / std::max<Eigen::Index>(1, p) / 16 * 16));
+  const auto chunk = static_cast<std::size_t>(
+      std::max<Eigen::Index>(16, kMaterialiseBudget / std::max<Eigen::Index>(1, p) / 16 * 16));
   for (std::size_t begin = 0; begin < lot.size(); begin += chunk) {
     const auto part = lot.subspan(begin, std::min(chunk, lot.size() - begin));
     gather(train, part, m_inputs, m_labels);
@@ -149,19 +168,23 @@ void PrivateGradient::perExampleMaterialised(const data::Split& train, std::span
     out.lossSum += lossSumOf(m_workspace);
     privacy::GradientMatrix grads = m_model.perExampleGradients(m_workspace);
     recordRowNorms(grads, out);
-    m_privatizer.privatizeRows(privacy::GradientRows(grads.data(), grads.rows(), grads.cols()), out.stats);
+    m_privatizer.privatizeRows(privacy::GradientRows(grads.data(), grads.rows(), grads.cols()),
+                               out.stats);
     addRowSums(grads, grads.rows(), m_sum);
   }
 }
 
 // Micro-batches: each of the K slots averages the gradients of its examples (one backward
 // per slot, the slots in parallel), then each average is privatized as one unit.
-void PrivateGradient::perMicrobatch(const data::Split& train, std::span<const int> lot, long long step, StepGradient& out) {
+void PrivateGradient::perMicrobatch(const data::Split& train, std::span<const int> lot,
+                                    long long step, StepGradient& out) {
   const PhiloxStream assign(m_seed, RandomPurpose::Sampling, low(step), high(step) | 0x80000000u);
   std::vector<std::vector<int>> members(static_cast<std::size_t>(m_slots));
   for (int index : lot) {
-    const auto slot = std::min<std::size_t>(members.size() - 1,
-        static_cast<std::size_t>(assign.uniform(static_cast<std::uint64_t>(index)) * static_cast<double>(m_slots)));
+    const auto slot = std::min<std::size_t>(
+        members.size() - 1,
+        static_cast<std::size_t>(assign.uniform(static_cast<std::uint64_t>(index)) *
+                                 static_cast<double>(m_slots)));
     members[slot].push_back(index);
   }
   std::erase_if(members, [](const std::vector<int>& m) { return m.empty(); });
@@ -178,7 +201,8 @@ void PrivateGradient::perMicrobatch(const data::Split& train, std::span<const in
     nn::Workspace<float>& ws = m_slotWorkspaces[k];
     m_model.backward(x, labels, ws);
     losses[k] = lossSumOf(ws);
-    const std::vector<float> weights(members[k].size(), 1.0f / static_cast<float>(members[k].size()));
+    const std::vector<float> weights(members[k].size(),
+                                     1.0f / static_cast<float>(members[k].size()));
     Eigen::VectorXf mean;
     m_model.weightedGradientSum(ws, weights, mean);
     rows.row(static_cast<Eigen::Index>(k)) = mean.transpose();

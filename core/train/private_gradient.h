@@ -5,7 +5,6 @@
 #pragma once
 
 #include <Eigen/Core>
-
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -19,13 +18,13 @@ namespace epsilon::train {
 
 // What one step's gradient computation saw and did.
 struct StepGradient {
-  double lossSum = 0.0;              // Σ per-example losses of the lot
-  long long examples = 0;            // lot size
-  privacy::PrivatizeStats stats;     // units, clipped, Σ pre-clip norms
-  double sensitivity = 0.0;          // S the noise was scaled with (C_t, c; 0 for none)
-  double gradientSigma = 0.0;        // the gradient's noise multiplier (σ_Δ for adaptive)
-  double clipNorm = 0.0;             // C_t before this step's update
-  std::vector<double> unitNorms;     // pre-privatization L2 norm per unit, when recording norms
+  double lossSum = 0.0;           // Σ per-example losses of the lot
+  long long examples = 0;         // lot size
+  privacy::PrivatizeStats stats;  // units, clipped, Σ pre-clip norms
+  double sensitivity = 0.0;       // S the noise was scaled with (C_t, c; 0 for none)
+  double gradientSigma = 0.0;     // the gradient's noise multiplier (σ_Δ for adaptive)
+  double clipNorm = 0.0;          // C_t before this step's update
+  std::vector<double> unitNorms;  // pre-privatization L2 norm per unit, when recording norms
 };
 
 class PrivateGradient {
@@ -36,14 +35,15 @@ class PrivateGradient {
   // sensitivity at S). The privatized sum is divided by `expectedUnits` (L, or K).
   // `secureNoise`: the noise comes from the OS CSPRNG, not from (seed, step) (see
   // PrivacyConfig::secureNoise); compute() is then not reproducible.
-  PrivateGradient(const nn::Model<float>& model, privacy::Privatizer& privatizer, int microbatchSize,
-                  int microbatchSlots, double expectedUnits, std::uint64_t seed, bool secureNoise = false);
+  PrivateGradient(const nn::Model<float>& model, privacy::Privatizer& privatizer,
+                  int microbatchSize, int microbatchSlots, double expectedUnits, std::uint64_t seed,
+                  bool secureNoise = false);
 
   // The privatized, noised, normalised gradient of the lot at step `step` with noise
   // multiplier σ (the step's total; adaptive clipping splits it). Calls the privatizer's
   // endStep() afterwards.
-  StepGradient compute(const data::Split& train, std::span<const int> lot, long long step, double sigma,
-                       Eigen::VectorXf& gradient);
+  StepGradient compute(const data::Split& train, std::span<const int> lot, long long step,
+                       double sigma, Eigen::VectorXf& gradient);
 
   // Keep every unit's pre-privatization norm in StepGradient::unitNorms (off by default: the
   // non-private baseline then computes norms it would otherwise skip).
@@ -54,8 +54,10 @@ class PrivateGradient {
   void recordRowNorms(const privacy::GradientMatrix& rows, StepGradient& out) const;
 
   void perExampleFast(const data::Split& train, std::span<const int> lot, StepGradient& out);
-  void perExampleMaterialised(const data::Split& train, std::span<const int> lot, StepGradient& out);
-  void perMicrobatch(const data::Split& train, std::span<const int> lot, long long step, StepGradient& out);
+  void perExampleMaterialised(const data::Split& train, std::span<const int> lot,
+                              StepGradient& out);
+  void perMicrobatch(const data::Split& train, std::span<const int> lot, long long step,
+                     StepGradient& out);
 
   const nn::Model<float>& m_model;
   privacy::Privatizer& m_privatizer;

@@ -20,6 +20,8 @@ std::string runStatusName(RunStatus status) {
   return "unknown";
 }
 
-bool isFinished(RunStatus status) { return status != RunStatus::Queued && status != RunStatus::Running; }
+bool isFinished(RunStatus status) {
+  return status != RunStatus::Queued && status != RunStatus::Running;
+}
 
 }  // namespace epsilon::train

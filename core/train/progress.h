@@ -32,24 +32,25 @@ struct ProgressEvent {
   RunId runId = 0;
   EventKind kind = EventKind::Status;
   RunStatus status = RunStatus::Queued;
-  std::string message;               // why a run stopped, or what it is doing
+  std::string message;  // why a run stopped, or what it is doing
 
-  long long step = 0;                // steps completed
+  long long step = 0;  // steps completed
   long long totalSteps = 0;
-  double epoch = 0.0;                // step / steps per epoch
+  double epoch = 0.0;  // step / steps per epoch
 
-  double trainLoss = kNotMeasured;       // mean lot loss over the steps since the last evaluation
-  double testAccuracy = kNotMeasured;    // in [0, 1]
+  double trainLoss = kNotMeasured;     // mean lot loss over the steps since the last evaluation
+  double testAccuracy = kNotMeasured;  // in [0, 1]
   double testLoss = kNotMeasured;
   PrivacySpent privacy{};
 
-  double sigma = kNotMeasured;           // σ_t of the last step (the total multiplier)
-  double gradientSigma = kNotMeasured;   // the part the gradient noise uses (σ_Δ for adaptive)
-  double clipNorm = kNotMeasured;        // C_t of the last step (NaN for tanh and none)
-  double countNoise = kNotMeasured;      // σ_b (adaptive only)
+  double sigma = kNotMeasured;          // σ_t of the last step (the total multiplier)
+  double gradientSigma = kNotMeasured;  // the part the gradient noise uses (σ_Δ for adaptive)
+  double clipNorm = kNotMeasured;       // C_t of the last step (NaN for tanh and none)
+  double countNoise = kNotMeasured;     // σ_b (adaptive only)
   double learningRate = kNotMeasured;
-  double fractionClipped = kNotMeasured; // of the units since the last evaluation (tanh: saturated)
-  double meanGradientNorm = kNotMeasured;// mean pre-clip unit norm since the last evaluation
+  double fractionClipped =
+      kNotMeasured;  // of the units since the last evaluation (tanh: saturated)
+  double meanGradientNorm = kNotMeasured;  // mean pre-clip unit norm since the last evaluation
   double elapsedSeconds = 0.0;
   // Evaluations only, when training.snapshots is set: a copy of the model at this point
   // (the GUI redraws the decision boundary from it while the run trains).
@@ -68,10 +69,10 @@ struct RunResult {
   RunId runId = 0;
   RunStatus status = RunStatus::Queued;
   std::string message;
-  bool inputError = false;                            // Failed because of the config or data
+  bool inputError = false;  // Failed because of the config or data
   ExperimentConfig config;
-  std::vector<ProgressEvent> history;                 // the evaluation events, in order
-  std::shared_ptr<const nn::Model<float>> model;      // the final parameters (null if none)
+  std::vector<ProgressEvent> history;             // the evaluation events, in order
+  std::shared_ptr<const nn::Model<float>> model;  // the final parameters (null if none)
   std::string modelSummary;
   long long parameterCount = 0;
   long long trainSize = 0;

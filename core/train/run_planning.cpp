@@ -123,8 +123,9 @@ EpsilonCurve epsilonCurve(const ExperimentConfig& config, const RunPlanInput& in
     // One σ: the RDP curve is computed once and read at every point (privacy_report.h).
     const std::optional<double> pca =
         run.pca ? std::optional<double>(run.pcaNoiseMultiplier) : std::nullopt;
-    const auto honest = privacy::epsilonOverSteps(
-        run.accountant, run.sampleRate, curve.report.effectiveNoiseMultiplier, run.delta, steps, pca);
+    const auto honest =
+        privacy::epsilonOverSteps(run.accountant, run.sampleRate,
+                                  curve.report.effectiveNoiseMultiplier, run.delta, steps, pca);
     std::vector<double> nominal;
     if (curve.report.nominalEpsilon)
       nominal = privacy::epsilonOverSteps(run.accountant, run.sampleRate,
@@ -153,10 +154,13 @@ privacy::Calibration calibrateNoise(const ExperimentConfig& config, const RunPla
     throw ConfigError("privacy.noise_schedule: calibrating σ needs a constant schedule, got " +
                       privacy::noiseDecayName(config.privacy.noise.decay));
   if (config.model.usesPca()) {
-    const double pca = privacy::dpPcaEpsilon(config.privacy.accountant, config.model.pcaNoise, config.privacy.delta);
+    const double pca = privacy::dpPcaEpsilon(config.privacy.accountant, config.model.pcaNoise,
+                                             config.privacy.delta);
     if (!(pca < targetEpsilon))
-      throw PrivacyError("target ε " + shortNumber(targetEpsilon) + " cannot be reached: the PCA release (model.pca_noise " +
-                         shortNumber(config.model.pcaNoise) + ") alone costs ε " + shortNumber(pca));
+      throw PrivacyError("target ε " + shortNumber(targetEpsilon) +
+                         " cannot be reached: the PCA release (model.pca_noise " +
+                         shortNumber(config.model.pcaNoise) + ") alone costs ε " +
+                         shortNumber(pca));
   }
   ExperimentConfig trial = config;
   const auto epsilonOf = [&](double sigma) {

@@ -56,6 +56,7 @@ class ShuffleSampler final : public Sampler {
   std::vector<int> m_permutation;
 };
 
-std::unique_ptr<Sampler> makeSampler(SamplingKind kind, long long populationSize, int lotSize, std::uint64_t seed);
+std::unique_ptr<Sampler> makeSampler(SamplingKind kind, long long populationSize, int lotSize,
+                                     std::uint64_t seed);
 
 }  // namespace epsilon::train

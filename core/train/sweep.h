@@ -19,8 +19,8 @@ struct SweepAxis {
 struct SweepPoint {
   ExperimentConfig config;
   std::vector<std::pair<std::string, std::string>> values;  // (parameter, value) of this point
-  std::string label;  // "noise_multiplier=0.5, clip_norm=4"
-  int index = 0;      // position in the full sweep (0-based), stable across shards
+  std::string label;                                        // "noise_multiplier=0.5, clip_norm=4"
+  int index = 0;  // position in the full sweep (0-based), stable across shards
 };
 
 // noise_multiplier, clip_norm, learning_rate, optimizer, privatizer, tanh_c, tanh_k,
@@ -30,11 +30,13 @@ std::vector<std::string> sweepParameterNames();
 
 // Sets one parameter of `config` from its text; throws ConfigError naming the parameter and
 // the value when either is not understood.
-void applySweepValue(ExperimentConfig& config, const std::string& parameter, const std::string& value);
+void applySweepValue(ExperimentConfig& config, const std::string& parameter,
+                     const std::string& value);
 
 // Every combination of the axes' values (the first axis varies slowest), each validated.
 // Throws ConfigError for an empty axis, more than two axes, or a repeated parameter.
-std::vector<SweepPoint> expandSweep(const ExperimentConfig& base, const std::vector<SweepAxis>& axes);
+std::vector<SweepPoint> expandSweep(const ExperimentConfig& base,
+                                    const std::vector<SweepAxis>& axes);
 
 // The K-th of N slices (1 ≤ K ≤ N): points whose index ≡ K−1 (mod N), so shards are
 // balanced and together cover the sweep exactly once. Throws ConfigError for bad K or N.

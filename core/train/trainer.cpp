@@ -41,7 +41,11 @@ class Run {
  public:
   Run(const ExperimentConfig& config, std::shared_ptr<const data::Dataset> dataset, RunId id,
       const ProgressCallback& onProgress, const std::atomic<bool>* cancel)
-      : m_config(config), m_dataset(std::move(dataset)), m_id(id), m_onProgress(onProgress), m_cancel(cancel),
+      : m_config(config),
+        m_dataset(std::move(dataset)),
+        m_id(id),
+        m_onProgress(onProgress),
+        m_cancel(cancel),
         m_start(Clock::now()) {}
 
   void execute(RunResult& result);
@@ -97,7 +101,8 @@ class Run {
 
 void Run::setUp() {
   if (!m_dataset) {
-    m_dataset = std::make_shared<const data::Dataset>(data::loadDataset(m_config.dataset.name, m_config.dataset.options));
+    m_dataset = std::make_shared<const data::Dataset>(
+        data::loadDataset(m_config.dataset.name, m_config.dataset.options));
   }
   const data::SampleShape inputShape = m_dataset->shape;
   if (nn::usesScatteringFeatures(m_config.model.preset) && !prepareFeatures()) return;
@@ -111,9 +116,11 @@ void Run::setUp() {
   if (m_config.model.usesPca()) {
     // Abadi et al. 2016, §5: the projection is computed once, here, before the first step;
     // the tracker below accounts its release.
-    emit({.kind = EventKind::Status, .status = RunStatus::Running, .message = "computing the DP-PCA projection"});
-    const privacy::DpPcaOptions pca{m_config.model.pcaDims, m_config.model.pcaNoise, m_config.model.pcaSampleFraction,
-                                    m_config.training.seed};
+    emit({.kind = EventKind::Status,
+          .status = RunStatus::Running,
+          .message = "computing the DP-PCA projection"});
+    const privacy::DpPcaOptions pca{m_config.model.pcaDims, m_config.model.pcaNoise,
+                                    m_config.model.pcaSampleFraction, m_config.training.seed};
     presetOptions.projectionDims = pca.dims;
     const privacy::DpPcaResult projection = privacy::dpPca(data.train.features, pca);
     presetOptions.projection = std::make_shared<const Eigen::MatrixXd>(projection.projection);
@@ -129,7 +136,8 @@ void Run::setUp() {
   m_privatizer = privacy::makePrivatizer(p.privatizer, slices, expectedUnits);
   m_sampler = makeSampler(p.sampling, n, m_config.training.lotSize, m_config.training.seed);
   m_optimizer = optim::makeOptimizer(m_config.optimizer.options, m_model->parameterCount());
-  m_learningRate = {m_config.optimizer.learningRate, m_config.optimizer.lrDecay, m_config.optimizer.lrDecayRate,
+  m_learningRate = {m_config.optimizer.learningRate, m_config.optimizer.lrDecay,
+                    m_config.optimizer.lrDecayRate,
                     m_config.optimizer.lrDecayEpochs * static_cast<double>(m_stepsPerEpoch)};
   m_learningRate.validate();
 
@@ -145,8 +153,9 @@ void Run::setUp() {
   setup.pcaNoiseMultiplier = m_config.model.pcaNoise;
   setup.pcaSampleFraction = m_config.model.pcaSampleFraction;
   m_tracker = std::make_unique<PrivacyTracker>(setup);
-  m_gradient = std::make_unique<PrivateGradient>(*m_model, *m_privatizer, p.microbatchSize, m_config.microbatchSlots(),
-                                                 expectedUnits, m_config.training.seed, p.secureNoise);
+  m_gradient = std::make_unique<PrivateGradient>(*m_model, *m_privatizer, p.microbatchSize,
+                                                 m_config.microbatchSlots(), expectedUnits,
+                                                 m_config.training.seed, p.secureNoise);
   m_gradient->setRecordNorms(m_config.training.gradientNorms);
 }
 
@@ -192,11 +201,14 @@ ProgressEvent Run::evaluationEvent(long long step, const Window& window) {
   e.learningRate = step > 0 ? m_lastLearningRate : m_learningRate.at(0);
   if (m_private) {
     e.sigma = step > 0 ? m_lastSigma : m_config.privacy.noise.sigmaAt(0);
-    e.gradientSigma = step > 0 ? m_last.gradientSigma : m_privatizer->gradientNoiseMultiplier(e.sigma);
+    e.gradientSigma =
+        step > 0 ? m_last.gradientSigma : m_privatizer->gradientNoiseMultiplier(e.sigma);
     e.clipNorm = m_privatizer->clipNorm();
-    if (m_privatizer->kind() == privacy::PrivatizerKind::Adaptive) e.countNoise = m_privatizer->countNoiseStddev();
+    if (m_privatizer->kind() == privacy::PrivatizerKind::Adaptive)
+      e.countNoise = m_privatizer->countNoiseStddev();
     if (window.stats.units > 0) {
-      e.fractionClipped = static_cast<double>(window.stats.clipped) / static_cast<double>(window.stats.units);
+      e.fractionClipped =
+          static_cast<double>(window.stats.clipped) / static_cast<double>(window.stats.units);
       e.meanGradientNorm = window.stats.normSum / static_cast<double>(window.stats.units);
     }
   }
@@ -233,7 +245,8 @@ void Run::execute(RunResult& result) {
     const long long done = step + 1;
     reportStep(done);
     const bool epochEnd = m_config.training.evalEveryEpoch && done % m_stepsPerEpoch == 0;
-    const bool periodic = m_config.training.evalEverySteps > 0 && done % m_config.training.evalEverySteps == 0;
+    const bool periodic =
+        m_config.training.evalEverySteps > 0 && done % m_config.training.evalEverySteps == 0;
     if (epochEnd || periodic || done == m_totalSteps) {
       emit(evaluationEvent(done, window));
       window = {};
@@ -319,7 +332,8 @@ void Run::pace(Clock::time_point trainingStart, long long done) const {
 Trainer::Trainer(ExperimentConfig config, std::shared_ptr<const data::Dataset> dataset)
     : m_config(std::move(config)), m_dataset(std::move(dataset)) {}
 
-RunResult Trainer::run(const ProgressCallback& onProgress, const std::atomic<bool>* cancel, RunId id) {
+RunResult Trainer::run(const ProgressCallback& onProgress, const std::atomic<bool>* cancel,
+                       RunId id) {
   RunResult result;
   result.runId = id;
   result.config = m_config;
@@ -337,7 +351,8 @@ RunResult Trainer::run(const ProgressCallback& onProgress, const std::atomic<boo
   }
   result.elapsedSeconds = std::chrono::duration<double>(Clock::now() - start).count();
   run.finish(result);
-  ProgressEvent last{.runId = id, .kind = EventKind::Status, .status = result.status, .message = result.message};
+  ProgressEvent last{
+      .runId = id, .kind = EventKind::Status, .status = result.status, .message = result.message};
   if (!result.history.empty()) {
     last.step = result.history.back().step;
     last.totalSteps = result.history.back().totalSteps;
@@ -355,6 +370,8 @@ RunResult Trainer::run(const ProgressCallback& onProgress, const std::atomic<boo
   return result;
 }
 
-bool failedOnInput(const RunResult& result) { return result.status == RunStatus::Failed && result.inputError; }
+bool failedOnInput(const RunResult& result) {
+  return result.status == RunStatus::Failed && result.inputError;
+}
 
 }  // namespace epsilon::train

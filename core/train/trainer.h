@@ -24,7 +24,8 @@ class Trainer {
   // end the run with status Failed and the error's message (failedOnInput() tells whether
   // the input was at fault). `cancel` is polled before every step, so a run stops within one
   // step (plus the evaluation in progress, if any); `onProgress` is called on this thread.
-  RunResult run(const ProgressCallback& onProgress = {}, const std::atomic<bool>* cancel = nullptr, RunId id = 0);
+  RunResult run(const ProgressCallback& onProgress = {}, const std::atomic<bool>* cancel = nullptr,
+                RunId id = 0);
 
   const ExperimentConfig& config() const { return m_config; }
 

@@ -6,17 +6,20 @@
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QSvgGenerator>
-
 #include <cmath>
 
 namespace epsilon::ui {
 
 bool exportFormatForPath(const QString& path, ExportFormat& format) {
   const QString suffix = QFileInfo(path).suffix().toLower();
-  if (suffix == QStringLiteral("png")) format = ExportFormat::Png;
-  else if (suffix == QStringLiteral("svg")) format = ExportFormat::Svg;
-  else if (suffix == QStringLiteral("pdf")) format = ExportFormat::Pdf;
-  else return false;
+  if (suffix == QStringLiteral("png"))
+    format = ExportFormat::Png;
+  else if (suffix == QStringLiteral("svg"))
+    format = ExportFormat::Svg;
+  else if (suffix == QStringLiteral("pdf"))
+    format = ExportFormat::Pdf;
+  else
+    return false;
   return true;
 }
 
@@ -28,8 +31,11 @@ QString exportDrawing(const RenderFunction& render, const QString& path, QSize s
         .arg(path, QFileInfo(path).suffix());
   if (size.width() < 16 || size.height() < 16 || size.width() > 20000 || size.height() > 20000)
     return QObject::tr("%1: export size %2×%3 is outside 16..20000 pixels")
-        .arg(path).arg(size.width()).arg(size.height());
-  if (dpi < 24 || dpi > 1200) return QObject::tr("%1: DPI %2 is outside 24..1200").arg(path).arg(dpi);
+        .arg(path)
+        .arg(size.width())
+        .arg(size.height());
+  if (dpi < 24 || dpi > 1200)
+    return QObject::tr("%1: DPI %2 is outside 24..1200").arg(path).arg(dpi);
 
   QSaveFile file(path);
   if (!file.open(QIODevice::WriteOnly))

@@ -5,7 +5,6 @@
 
 #include <QSize>
 #include <QString>
-
 #include <functional>
 
 QT_BEGIN_NAMESPACE

@@ -5,7 +5,6 @@
 #include <QLogValueAxis>
 #include <QPainter>
 #include <QValueAxis>
-
 #include <algorithm>
 #include <limits>
 #include <memory>
@@ -64,8 +63,13 @@ std::unique_ptr<QChart> buildFigureChart(const Figure& figure) {
   QAbstractAxis* y = makeAxis(figure.y, rangeOf(figure.y, figure, false));
   chart->addAxis(x, Qt::AlignBottom);
   chart->addAxis(y, Qt::AlignLeft);
-  const QColor palette[] = {Qt::black, Qt::gray, QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28),
-                            QColor(0x2c, 0xa0, 0x2c), QColor(0xff, 0x7f, 0x0e), QColor(0x94, 0x67, 0xbd)};
+  const QColor palette[] = {Qt::black,
+                            Qt::gray,
+                            QColor(0x1f, 0x77, 0xb4),
+                            QColor(0xd6, 0x27, 0x28),
+                            QColor(0x2c, 0xa0, 0x2c),
+                            QColor(0xff, 0x7f, 0x0e),
+                            QColor(0x94, 0x67, 0xbd)};
   std::size_t index = 0;
   for (const FigureSeries& s : figure.series) {
     auto* series = new QLineSeries;
@@ -85,8 +89,9 @@ std::unique_ptr<QChart> buildFigureChart(const Figure& figure) {
 QString plotFigureToFile(const Figure& figure, const QString& path, QSize size, int dpi) {
   const std::unique_ptr<QChart> chart = buildFigureChart(figure);
   QChart* drawn = chart.get();
-  return exportDrawing([drawn](QPainter& painter, const QRectF& target) { renderChart(drawn, painter, target); },
-                       path, size, dpi, figure.title);
+  return exportDrawing(
+      [drawn](QPainter& painter, const QRectF& target) { renderChart(drawn, painter, target); },
+      path, size, dpi, figure.title);
 }
 
 }  // namespace epsilon::ui

@@ -8,7 +8,6 @@
 #include <QPainter>
 #include <QScatterSeries>
 #include <QValueAxis>
-
 #include <algorithm>
 #include <cmath>
 
@@ -18,20 +17,28 @@ namespace epsilon::ui {
 
 QString chartTitle(ChartKind kind) {
   switch (kind) {
-    case ChartKind::AccuracyVsEpoch: return QObject::tr("Test accuracy vs epoch");
-    case ChartKind::EpsilonVsEpoch: return QObject::tr("Privacy spent (ε) vs epoch");
-    case ChartKind::AccuracyVsEpsilon: return QObject::tr("Privacy–utility frontier");
-    case ChartKind::LossVsStep: return QObject::tr("Training loss vs step");
+    case ChartKind::AccuracyVsEpoch:
+      return QObject::tr("Test accuracy vs epoch");
+    case ChartKind::EpsilonVsEpoch:
+      return QObject::tr("Privacy spent (ε) vs epoch");
+    case ChartKind::AccuracyVsEpsilon:
+      return QObject::tr("Privacy–utility frontier");
+    case ChartKind::LossVsStep:
+      return QObject::tr("Training loss vs step");
   }
   return {};
 }
 
 QString chartFileStem(ChartKind kind) {
   switch (kind) {
-    case ChartKind::AccuracyVsEpoch: return QStringLiteral("accuracy-vs-epoch");
-    case ChartKind::EpsilonVsEpoch: return QStringLiteral("epsilon-vs-epoch");
-    case ChartKind::AccuracyVsEpsilon: return QStringLiteral("accuracy-vs-epsilon");
-    case ChartKind::LossVsStep: return QStringLiteral("loss-vs-step");
+    case ChartKind::AccuracyVsEpoch:
+      return QStringLiteral("accuracy-vs-epoch");
+    case ChartKind::EpsilonVsEpoch:
+      return QStringLiteral("epsilon-vs-epoch");
+    case ChartKind::AccuracyVsEpsilon:
+      return QStringLiteral("accuracy-vs-epsilon");
+    case ChartKind::LossVsStep:
+      return QStringLiteral("loss-vs-step");
   }
   return {};
 }
@@ -42,18 +49,24 @@ namespace {
 QString xLabel(ChartKind kind) {
   switch (kind) {
     case ChartKind::AccuracyVsEpoch:
-    case ChartKind::EpsilonVsEpoch: return QObject::tr("epoch");
-    case ChartKind::AccuracyVsEpsilon: return QObject::tr("ε spent");
-    case ChartKind::LossVsStep: return QObject::tr("step (lot)");
+    case ChartKind::EpsilonVsEpoch:
+      return QObject::tr("epoch");
+    case ChartKind::AccuracyVsEpsilon:
+      return QObject::tr("ε spent");
+    case ChartKind::LossVsStep:
+      return QObject::tr("step (lot)");
   }
   return {};
 }
 QString yLabel(ChartKind kind) {
   switch (kind) {
     case ChartKind::AccuracyVsEpoch:
-    case ChartKind::AccuracyVsEpsilon: return QObject::tr("accuracy (%)");
-    case ChartKind::EpsilonVsEpoch: return QObject::tr("ε");
-    case ChartKind::LossVsStep: return QObject::tr("loss (nats)");
+    case ChartKind::AccuracyVsEpsilon:
+      return QObject::tr("accuracy (%)");
+    case ChartKind::EpsilonVsEpoch:
+      return QObject::tr("ε");
+    case ChartKind::LossVsStep:
+      return QObject::tr("loss (nats)");
   }
   return {};
 }
@@ -83,10 +96,18 @@ QList<QPointF> pointsFor(const RunRecord& run, ChartKind kind) {
   for (const EvalPoint& e : run.evals) {
     double x = e.epoch, y = kNaN;
     switch (kind) {
-      case ChartKind::AccuracyVsEpoch: y = 100.0 * e.testAccuracy; break;
-      case ChartKind::EpsilonVsEpoch: y = e.epsilon; break;
-      case ChartKind::AccuracyVsEpsilon: x = e.epsilon; y = 100.0 * e.testAccuracy; break;
-      case ChartKind::LossVsStep: break;
+      case ChartKind::AccuracyVsEpoch:
+        y = 100.0 * e.testAccuracy;
+        break;
+      case ChartKind::EpsilonVsEpoch:
+        y = e.epsilon;
+        break;
+      case ChartKind::AccuracyVsEpsilon:
+        x = e.epsilon;
+        y = 100.0 * e.testAccuracy;
+        break;
+      case ChartKind::LossVsStep:
+        break;
     }
     if (std::isfinite(x) && std::isfinite(y)) points.append(QPointF(x, y));
   }
@@ -168,8 +189,9 @@ void RunCharts::applyStyle() {
     }
   }
   if (m_logEpsilonY) {  // the log ε axes take the fonts of the linear ones they stand for
-    for (auto [log, linear] : {std::pair<QAbstractAxis*, QAbstractAxis*>{m_logEpsilonY, m_yAxes[1]},
-                               std::pair<QAbstractAxis*, QAbstractAxis*>{m_logEpsilonX, m_xAxes[2]}}) {
+    for (auto [log, linear] :
+         {std::pair<QAbstractAxis*, QAbstractAxis*>{m_logEpsilonY, m_yAxes[1]},
+          std::pair<QAbstractAxis*, QAbstractAxis*>{m_logEpsilonX, m_xAxes[2]}}) {
       log->setLabelsFont(linear->labelsFont());
       log->setTitleFont(linear->titleFont());
     }
@@ -238,15 +260,18 @@ void RunCharts::update(const std::vector<RunRecord>& runs) {
       s->setName(run.name);
       QPen pen = s->pen();
       pen.setColor(QColor(run.color));
-      if (run.status == RunStatus::Diverged || run.status == RunStatus::Failed) pen.setStyle(Qt::DashLine);
+      if (run.status == RunStatus::Diverged || run.status == RunStatus::Failed)
+        pen.setStyle(Qt::DashLine);
       s->setPen(pen);
       s->setColor(QColor(run.color));
       s->replace(onScale(pointsFor(run, kind), kind));
     }
-    const QList<QPointF> frontier = onScale(pointsFor(run, ChartKind::AccuracyVsEpsilon), ChartKind::AccuracyVsEpsilon);
+    const QList<QPointF> frontier =
+        onScale(pointsFor(run, ChartKind::AccuracyVsEpsilon), ChartKind::AccuracyVsEpsilon);
     rs.frontierMarker->setName(run.name);
     rs.frontierMarker->setColor(QColor(run.color));
-    rs.frontierMarker->replace(frontier.isEmpty() ? QList<QPointF>{} : QList<QPointF>{frontier.back()});
+    rs.frontierMarker->replace(frontier.isEmpty() ? QList<QPointF>{}
+                                                  : QList<QPointF>{frontier.back()});
   }
   std::vector<int> drop;
   for (const auto& [id, rs] : m_series)
@@ -257,7 +282,8 @@ void RunCharts::update(const std::vector<RunRecord>& runs) {
 
 int RunCharts::pointCount(ChartKind kind, int runId) const {
   const auto it = m_series.find(runId);
-  return it == m_series.end() ? 0 : static_cast<int>(it->second.line[static_cast<int>(kind)]->count());
+  return it == m_series.end() ? 0
+                              : static_cast<int>(it->second.line[static_cast<int>(kind)]->count());
 }
 
 void RunCharts::fitAxes() {
@@ -307,13 +333,15 @@ void renderChart(QChart* chart, QPainter& painter, const QRectF& target) {
 void RunCharts::renderOne(ChartKind kind, QPainter& painter, const QRectF& target) {
   const qreal legend = runLegendHeight(m_legendHtml, target.width(), legendPointSize());
   renderChart(chart(kind), painter, target.adjusted(0, 0, 0, -legend));
-  drawRunLegend(painter, m_legendHtml, QRectF(target.left(), target.bottom() - legend, target.width(), legend),
+  drawRunLegend(painter, m_legendHtml,
+                QRectF(target.left(), target.bottom() - legend, target.width(), legend),
                 legendPointSize());
 }
 
 void RunCharts::renderGrid(QPainter& painter, const QRectF& target) {
   const qreal legend = runLegendHeight(m_legendHtml, target.width(), legendPointSize());
-  drawRunLegend(painter, m_legendHtml, QRectF(target.left(), target.bottom() - legend, target.width(), legend),
+  drawRunLegend(painter, m_legendHtml,
+                QRectF(target.left(), target.bottom() - legend, target.width(), legend),
                 legendPointSize());
   const qreal w = target.width() / 2.0, h = (target.height() - legend) / 2.0;
   for (int k = 0; k < kChartKindCount; ++k) {

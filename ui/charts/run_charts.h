@@ -5,7 +5,6 @@
 #pragma once
 
 #include <QObject>
-
 #include <array>
 #include <map>
 #include <vector>
@@ -53,7 +52,9 @@ class RunCharts : public QObject {
   // values span more than a factor kLogEpsilonSpan, linear otherwise.
   enum class EpsilonScale { Automatic, Linear, Logarithmic };
   static constexpr double kLogEpsilonSpan = 20.0;
-  void setEpsilonScale(EpsilonScale scale) { m_epsilonScale = scale; }  // applies at the next update()
+  void setEpsilonScale(EpsilonScale scale) {
+    m_epsilonScale = scale;
+  }  // applies at the next update()
   EpsilonScale epsilonScale() const { return m_epsilonScale; }
   bool epsilonAxesLogarithmic() const { return m_epsilonLog; }
   // A subtitle for exports ("δ = 1e-5 · RDP · Poisson sampling").

@@ -2,7 +2,6 @@
 
 #include <QBrush>
 #include <QFont>
-
 #include <cmath>
 
 #include "ui/io/config_diff.h"
@@ -13,9 +12,9 @@ namespace epsilon::ui {
 
 namespace {
 // Okabe–Ito-like palette, distinguishable with colour-vision deficiencies, then more.
-const QColor kPalette[] = {QColor(0, 114, 178), QColor(230, 159, 0),  QColor(0, 158, 115),
-                           QColor(204, 121, 167), QColor(86, 180, 233), QColor(213, 94, 0),
-                           QColor(120, 94, 240), QColor(100, 100, 100), QColor(240, 228, 66),
+const QColor kPalette[] = {QColor(0, 114, 178),   QColor(230, 159, 0),   QColor(0, 158, 115),
+                           QColor(204, 121, 167), QColor(86, 180, 233),  QColor(213, 94, 0),
+                           QColor(120, 94, 240),  QColor(100, 100, 100), QColor(240, 228, 66),
                            QColor(0, 0, 0)};
 constexpr int kPaletteSize = sizeof(kPalette) / sizeof(kPalette[0]);
 }  // namespace
@@ -26,17 +25,25 @@ int RunModel::rowCount(const QModelIndex& parent) const {
   return parent.isValid() ? 0 : static_cast<int>(m_runs.size());
 }
 
-int RunModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int RunModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant RunModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   switch (section) {
-    case NameColumn: return tr("Run");
-    case StatusColumn: return tr("Status");
-    case ParametersColumn: return tr("Differs");
-    case AccuracyColumn: return tr("Test accuracy");
-    case EpsilonColumn: return tr("ε");
-    case TimeColumn: return tr("Time");
+    case NameColumn:
+      return tr("Run");
+    case StatusColumn:
+      return tr("Status");
+    case ParametersColumn:
+      return tr("Differs");
+    case AccuracyColumn:
+      return tr("Test accuracy");
+    case EpsilonColumn:
+      return tr("ε");
+    case TimeColumn:
+      return tr("Time");
   }
   return {};
 }
@@ -60,16 +67,19 @@ QVariant RunModel::data(const QModelIndex& index, int role) const {
       if (role == Qt::DisplayRole || role == Qt::EditRole) return run.name;
       if (role == Qt::DecorationRole) return QColor(run.color);
       if (role == Qt::CheckStateRole) return run.visible ? Qt::Checked : Qt::Unchecked;
-      if (role == Qt::ToolTipRole) return tr("Tick to show this run in the charts; double-click to rename.");
+      if (role == Qt::ToolTipRole)
+        return tr("Tick to show this run in the charts; double-click to rename.");
       break;
     case StatusColumn:
       if (role == Qt::DisplayRole) return runStatusName(run.status);
-      if (role == Qt::ForegroundRole && (run.status == RunStatus::Diverged || run.status == RunStatus::Failed))
+      if (role == Qt::ForegroundRole &&
+          (run.status == RunStatus::Diverged || run.status == RunStatus::Failed))
         return QBrush(Qt::red);
       if (role == Qt::ToolTipRole && !run.message.isEmpty()) return run.message;
       break;
     case ParametersColumn:
-      if (role == Qt::DisplayRole || role == Qt::ToolTipRole) return describeKeys(experimentToJson(run.config), m_differingKeys);
+      if (role == Qt::DisplayRole || role == Qt::ToolTipRole)
+        return describeKeys(experimentToJson(run.config), m_differingKeys);
       break;
     case AccuracyColumn:
       if (role == Qt::DisplayRole && last && std::isfinite(last->testAccuracy))
@@ -105,7 +115,9 @@ bool RunModel::setData(const QModelIndex& index, const QVariant& value, int role
   return false;
 }
 
-QColor RunModel::nextColor() const { return kPalette[m_colorsUsed % kPaletteSize]; }
+QColor RunModel::nextColor() const {
+  return kPalette[m_colorsUsed % kPaletteSize];
+}
 
 int RunModel::addRun(RunRecord run) {
   if (run.id == 0) run.id = m_nextId;

@@ -5,7 +5,6 @@
 
 #include <QAbstractTableModel>
 #include <QColor>
-
 #include <optional>
 #include <vector>
 
@@ -16,8 +15,15 @@ namespace epsilon::ui {
 class RunModel : public QAbstractTableModel {
   Q_OBJECT
  public:
-  enum Column { NameColumn, StatusColumn, ParametersColumn, AccuracyColumn, EpsilonColumn,
-                TimeColumn, ColumnCount };
+  enum Column {
+    NameColumn,
+    StatusColumn,
+    ParametersColumn,
+    AccuracyColumn,
+    EpsilonColumn,
+    TimeColumn,
+    ColumnCount
+  };
   enum Role { RunIdRole = Qt::UserRole + 1, ProgressRole, StatusRole, ColorRole };
 
   explicit RunModel(QObject* parent = nullptr);

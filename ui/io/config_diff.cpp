@@ -14,7 +14,8 @@ void flattenInto(const QJsonObject& object, const QString& prefix, QMap<QString,
     if (value.isObject()) {
       flattenInto(value.toObject(), key, out);
     } else if (value.isArray()) {
-      out.insert(key, QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact)));
+      out.insert(key,
+                 QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact)));
     } else if (value.isDouble()) {
       out.insert(key, QString::number(value.toDouble(), 'g', 6));
     } else if (value.isBool()) {

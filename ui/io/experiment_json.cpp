@@ -1,9 +1,8 @@
 #include "ui/io/experiment_json.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QFile>
-
 #include <cmath>
 #include <stdexcept>
 
@@ -19,13 +18,16 @@ namespace {
 
 using train::ExperimentConfig;
 
-QString text(const std::string& s) { return QString::fromStdString(s); }
+QString text(const std::string& s) {
+  return QString::fromStdString(s);
+}
 
 // A name parsed by `parse(text, field)`, which throws ConfigError naming the field.
 template <class Value, class Parse>
 void choice(JsonReader& r, const char* key, Value& out, Parse parse) {
   if (!r.has(QLatin1String(key))) return r.allow({QLatin1String(key)});
-  out = parse(r.string(QLatin1String(key), false, {}, true).toStdString(), r.path(QLatin1String(key)).toStdString());
+  out = parse(r.string(QLatin1String(key), false, {}, true).toStdString(),
+              r.path(QLatin1String(key)).toStdString());
 }
 
 template <class Integer>
@@ -33,8 +35,12 @@ void integer(JsonReader& r, const char* key, Integer& out, double low, double hi
   out = static_cast<Integer>(r.integer(QLatin1String(key), low, high, static_cast<long long>(out)));
 }
 
-void number(JsonReader& r, const char* key, double& out) { out = r.number(QLatin1String(key), false, out); }
-void boolean(JsonReader& r, const char* key, bool& out) { out = r.boolean(QLatin1String(key), out); }
+void number(JsonReader& r, const char* key, double& out) {
+  out = r.number(QLatin1String(key), false, out);
+}
+void boolean(JsonReader& r, const char* key, bool& out) {
+  out = r.boolean(QLatin1String(key), out);
+}
 
 privacy::AccountantKind parseAccountant(const std::string& name, const std::string& field) {
   if (name == "rdp") return privacy::AccountantKind::Rdp;
@@ -45,7 +51,8 @@ privacy::AccountantKind parseAccountant(const std::string& name, const std::stri
 constexpr double kMaxExactInteger = 9007199254740992.0;  // 2^53: doubles hold every integer below
 
 void readDataset(JsonReader s, train::DatasetConfig& d) {
-  d.name = s.string(QStringLiteral("name"), false, QString::fromStdString(d.name), true).toStdString();
+  d.name =
+      s.string(QStringLiteral("name"), false, QString::fromStdString(d.name), true).toStdString();
   number(s, "noise", d.options.noise);
   integer(s, "size", d.options.size, 0, 1e9);
   number(s, "train_fraction", d.options.trainFraction);
@@ -55,7 +62,8 @@ void readDataset(JsonReader s, train::DatasetConfig& d) {
 }
 
 void readModel(JsonReader s, train::ModelConfig& m) {
-  m.preset = s.string(QStringLiteral("preset"), false, QString::fromStdString(m.preset), true).toStdString();
+  m.preset = s.string(QStringLiteral("preset"), false, QString::fromStdString(m.preset), true)
+                 .toStdString();
   m.hiddenWidths = s.integers(QStringLiteral("hidden"), 1, 65536, m.hiddenWidths);
   // pca-mlp's projection; files written before it existed have none of these keys.
   integer(s, "pca_dims", m.pcaDims, 1, 65536);
@@ -65,14 +73,17 @@ void readModel(JsonReader s, train::ModelConfig& m) {
 }
 
 void readPrivatizer(JsonReader& s, privacy::PrivatizerOptions& z) {
-  choice(s, "privatizer", z.kind, [](const std::string& t, const std::string& f) { return privacy::parsePrivatizerKind(t, f); });
+  choice(s, "privatizer", z.kind, [](const std::string& t, const std::string& f) {
+    return privacy::parsePrivatizerKind(t, f);
+  });
   number(s, "clip_norm", z.clipNorm);
   boolean(s, "per_layer_clip", z.perLayer);
   number(s, "tanh_c", z.tanhScale);
   number(s, "tanh_k", z.tanhActiveRange);
   number(s, "target_quantile", z.targetQuantile);
   number(s, "clip_learning_rate", z.clipLearningRate);
-  choice(s, "clip_policy", z.clipPolicy, [](const std::string& t, const std::string& f) { return privacy::parseClipPolicy(t, f); });
+  choice(s, "clip_policy", z.clipPolicy,
+         [](const std::string& t, const std::string& f) { return privacy::parseClipPolicy(t, f); });
   z.clipCountStddev = s.optionalNumber(QStringLiteral("clip_count_stddev"), z.clipCountStddev);
   z.fractionStddev = s.optionalNumber(QStringLiteral("fraction_stddev"), z.fractionStddev);
 }
@@ -80,18 +91,22 @@ void readPrivatizer(JsonReader& s, privacy::PrivatizerOptions& z) {
 void readPrivacy(JsonReader s, train::PrivacyConfig& p) {
   readPrivatizer(s, p.privatizer);
   number(s, "noise_multiplier", p.noise.initial);
-  choice(s, "noise_schedule", p.noise.decay, [](const std::string& t, const std::string& f) { return privacy::parseNoiseDecay(t, f); });
+  choice(s, "noise_schedule", p.noise.decay,
+         [](const std::string& t, const std::string& f) { return privacy::parseNoiseDecay(t, f); });
   number(s, "noise_decay_rate", p.noise.rate);
   integer(s, "microbatch_size", p.microbatchSize, 1, 1e9);
   number(s, "delta", p.delta);
   choice(s, "accountant", p.accountant, parseAccountant);
-  choice(s, "sampling", p.sampling, [](const std::string& t, const std::string& f) { return train::parseSamplingKind(t, f); });
+  choice(s, "sampling", p.sampling,
+         [](const std::string& t, const std::string& f) { return train::parseSamplingKind(t, f); });
   p.secureNoise = s.boolean(QStringLiteral("secure_noise"), p.secureNoise);
   s.finish();
 }
 
 void readOptimizer(JsonReader s, train::OptimizerConfig& o) {
-  choice(s, "name", o.options.kind, [](const std::string& t, const std::string& f) { return optim::parseOptimizerKind(t, f); });
+  choice(s, "name", o.options.kind, [](const std::string& t, const std::string& f) {
+    return optim::parseOptimizerKind(t, f);
+  });
   number(s, "learning_rate", o.learningRate);
   number(s, "momentum", o.options.momentum);
   boolean(s, "nesterov", o.options.nesterov);
@@ -100,7 +115,9 @@ void readOptimizer(JsonReader s, train::OptimizerConfig& o) {
   number(s, "rho", o.options.rho);
   number(s, "initial_accumulator", o.options.initialAccumulator);
   number(s, "epsilon", o.options.epsilon);
-  choice(s, "lr_decay", o.lrDecay, [](const std::string& t, const std::string& f) { return optim::parseLearningRateDecay(t, f); });
+  choice(s, "lr_decay", o.lrDecay, [](const std::string& t, const std::string& f) {
+    return optim::parseLearningRateDecay(t, f);
+  });
   number(s, "lr_decay_rate", o.lrDecayRate);
   number(s, "lr_decay_epochs", o.lrDecayEpochs);
   s.finish();
@@ -123,7 +140,9 @@ QJsonObject experimentToJson(const ExperimentConfig& c) {
   QJsonArray hidden;
   for (int w : c.model.hiddenWidths) hidden.append(w);
   const auto& z = c.privacy.privatizer;
-  const auto optional = [](const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null); };
+  const auto optional = [](const std::optional<double>& v) {
+    return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
+  };
   return QJsonObject{
       {"format", kExperimentFormat},
       {"version", kExperimentVersion},
@@ -138,36 +157,38 @@ QJsonObject experimentToJson(const ExperimentConfig& c) {
                             {"pca_dims", c.model.pcaDims},
                             {"pca_noise", c.model.pcaNoise},
                             {"pca_sample", c.model.pcaSampleFraction}}},
-      {"privacy", QJsonObject{{"privatizer", text(privacy::privatizerName(z.kind))},
-                              {"clip_norm", z.clipNorm},
-                              {"per_layer_clip", z.perLayer},
-                              {"tanh_c", z.tanhScale},
-                              {"tanh_k", z.tanhActiveRange},
-                              {"target_quantile", z.targetQuantile},
-                              {"clip_learning_rate", z.clipLearningRate},
-                              {"clip_policy", text(privacy::clipPolicyName(z.clipPolicy))},
-                              {"clip_count_stddev", optional(z.clipCountStddev)},
-                              {"fraction_stddev", optional(z.fractionStddev)},
-                              {"noise_multiplier", c.privacy.noise.initial},
-                              {"noise_schedule", text(privacy::noiseDecayName(c.privacy.noise.decay))},
-                              {"noise_decay_rate", c.privacy.noise.rate},
-                              {"microbatch_size", c.privacy.microbatchSize},
-                              {"delta", c.privacy.delta},
-                              {"accountant", privacy::accountantKindName(c.privacy.accountant)},
-                              {"sampling", text(train::samplingName(c.privacy.sampling))},
-                              {"secure_noise", c.privacy.secureNoise}}},
-      {"optimizer", QJsonObject{{"name", text(optim::optimizerName(c.optimizer.options.kind))},
-                                {"learning_rate", c.optimizer.learningRate},
-                                {"momentum", c.optimizer.options.momentum},
-                                {"nesterov", c.optimizer.options.nesterov},
-                                {"beta1", c.optimizer.options.beta1},
-                                {"beta2", c.optimizer.options.beta2},
-                                {"rho", c.optimizer.options.rho},
-                                {"initial_accumulator", c.optimizer.options.initialAccumulator},
-                                {"epsilon", c.optimizer.options.epsilon},
-                                {"lr_decay", text(optim::learningRateDecayName(c.optimizer.lrDecay))},
-                                {"lr_decay_rate", c.optimizer.lrDecayRate},
-                                {"lr_decay_epochs", c.optimizer.lrDecayEpochs}}},
+      {"privacy",
+       QJsonObject{{"privatizer", text(privacy::privatizerName(z.kind))},
+                   {"clip_norm", z.clipNorm},
+                   {"per_layer_clip", z.perLayer},
+                   {"tanh_c", z.tanhScale},
+                   {"tanh_k", z.tanhActiveRange},
+                   {"target_quantile", z.targetQuantile},
+                   {"clip_learning_rate", z.clipLearningRate},
+                   {"clip_policy", text(privacy::clipPolicyName(z.clipPolicy))},
+                   {"clip_count_stddev", optional(z.clipCountStddev)},
+                   {"fraction_stddev", optional(z.fractionStddev)},
+                   {"noise_multiplier", c.privacy.noise.initial},
+                   {"noise_schedule", text(privacy::noiseDecayName(c.privacy.noise.decay))},
+                   {"noise_decay_rate", c.privacy.noise.rate},
+                   {"microbatch_size", c.privacy.microbatchSize},
+                   {"delta", c.privacy.delta},
+                   {"accountant", privacy::accountantKindName(c.privacy.accountant)},
+                   {"sampling", text(train::samplingName(c.privacy.sampling))},
+                   {"secure_noise", c.privacy.secureNoise}}},
+      {"optimizer",
+       QJsonObject{{"name", text(optim::optimizerName(c.optimizer.options.kind))},
+                   {"learning_rate", c.optimizer.learningRate},
+                   {"momentum", c.optimizer.options.momentum},
+                   {"nesterov", c.optimizer.options.nesterov},
+                   {"beta1", c.optimizer.options.beta1},
+                   {"beta2", c.optimizer.options.beta2},
+                   {"rho", c.optimizer.options.rho},
+                   {"initial_accumulator", c.optimizer.options.initialAccumulator},
+                   {"epsilon", c.optimizer.options.epsilon},
+                   {"lr_decay", text(optim::learningRateDecayName(c.optimizer.lrDecay))},
+                   {"lr_decay_rate", c.optimizer.lrDecayRate},
+                   {"lr_decay_epochs", c.optimizer.lrDecayEpochs}}},
       {"training", QJsonObject{{"lot_size", c.training.lotSize},
                                {"epochs", c.training.epochs},
                                {"steps", static_cast<double>(c.training.steps)},
@@ -184,14 +205,23 @@ ExperimentConfig experimentFromJson(const QJsonObject& json, const ExperimentCon
   const QString expectedFormat = QString::fromLatin1(kExperimentFormat);
   const QString format = root.string(QStringLiteral("format"), false, {}, true);
   if (format != expectedFormat) {
-    root.fail(QStringLiteral("format"), QStringLiteral("expected \"%1\", got %2")
-                                            .arg(expectedFormat, json.contains(QLatin1String("format")) ? QLatin1Char('"') + format + QLatin1Char('"') : QStringLiteral("nothing")));
+    root.fail(QStringLiteral("format"),
+              QStringLiteral("expected \"%1\", got %2")
+                  .arg(expectedFormat, json.contains(QLatin1String("format"))
+                                           ? QLatin1Char('"') + format + QLatin1Char('"')
+                                           : QStringLiteral("nothing")));
   }
-  if (!json.contains(QLatin1String("version"))) root.fail(QStringLiteral("version"), QStringLiteral("expected 1, got nothing"));
+  if (!json.contains(QLatin1String("version")))
+    root.fail(QStringLiteral("version"), QStringLiteral("expected 1, got nothing"));
   const long long version = root.integer(QStringLiteral("version"), 0, 1e9, 0);
   if (version != kExperimentVersion) {
-    root.fail(QStringLiteral("version"), QStringLiteral("expected %1, got %2%3").arg(kExperimentVersion).arg(version)
-                                             .arg(version > kExperimentVersion ? QStringLiteral(" (written by a newer EpsilonLab)") : QString()));
+    root.fail(
+        QStringLiteral("version"),
+        QStringLiteral("expected %1, got %2%3")
+            .arg(kExperimentVersion)
+            .arg(version)
+            .arg(version > kExperimentVersion ? QStringLiteral(" (written by a newer EpsilonLab)")
+                                              : QString()));
   }
   root.allow({"dataset", "model", "privacy", "optimizer", "training"});
   root.finish();
@@ -244,7 +274,8 @@ QJsonObject runToJson(const train::RunResult& r) {
       {"message", text(r.message)},
       {"experiment", experimentToJson(r.config)},
       {"history", history},
-      {"model", QJsonObject{{"parameters", static_cast<double>(r.parameterCount)}, {"summary", text(r.modelSummary)}}},
+      {"model", QJsonObject{{"parameters", static_cast<double>(r.parameterCount)},
+                            {"summary", text(r.modelSummary)}}},
       {"train_examples", static_cast<double>(r.trainSize)},
       {"test_examples", static_cast<double>(r.testSize)},
       {"elapsed_seconds", r.elapsedSeconds},
@@ -252,9 +283,10 @@ QJsonObject runToJson(const train::RunResult& r) {
 }
 
 const QStringList& progressCsvColumns() {
-  static const QStringList columns = QStringList{"run", "total_steps"} + evalPointKeys() +
-                                     QStringList{"delta", "accountant", "sampling", "epsilon_is_guarantee",
-                                                 "gradient_sigma", "learning_rate"};
+  static const QStringList columns =
+      QStringList{"run", "total_steps"} + evalPointKeys() +
+      QStringList{"delta",          "accountant",   "sampling", "epsilon_is_guarantee",
+                  "gradient_sigma", "learning_rate"};
   return columns;
 }
 

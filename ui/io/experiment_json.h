@@ -8,7 +8,6 @@
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
-
 #include <vector>
 
 #include "core/train/experiment_config.h"
@@ -26,10 +25,12 @@ QJsonObject experimentToJson(const train::ExperimentConfig& config);
 // Reads the keys present in `json` over `base` (absent keys keep base's values), so a file
 // may give only what differs from the defaults. Throws ConfigError "<section.key>: …" for an
 // unknown key, a wrong type, a wrong format or version. Does not call validate().
-train::ExperimentConfig experimentFromJson(const QJsonObject& json, const train::ExperimentConfig& base = {});
+train::ExperimentConfig experimentFromJson(const QJsonObject& json,
+                                           const train::ExperimentConfig& base = {});
 
 // Reads and parses a file; errors name the file. Throws ConfigError.
-train::ExperimentConfig readExperimentFile(const QString& path, const train::ExperimentConfig& base = {});
+train::ExperimentConfig readExperimentFile(const QString& path,
+                                           const train::ExperimentConfig& base = {});
 
 // One event: the evaluation point's schema (ui/io/eval_point_json.h: NaN null, ∞ "inf") and
 // run, total_steps, delta, accountant, sampling, privacy_status, epsilon_is_guarantee, …
@@ -40,6 +41,5 @@ QJsonObject runToJson(const train::RunResult& result);
 // The history as CSV with a header line (progressCsvColumns: progressToJson's keys).
 QByteArray historyToCsv(const std::vector<train::ProgressEvent>& history);
 const QStringList& progressCsvColumns();
-
 
 }  // namespace epsilon::ui

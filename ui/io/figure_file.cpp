@@ -18,15 +18,19 @@ constexpr int kFigureVersion = 1;
 
 QString lineName(FigureLine line) {
   switch (line) {
-    case FigureLine::Dashed: return QStringLiteral("dashed");
-    case FigureLine::Bold: return QStringLiteral("bold");
-    case FigureLine::Solid: break;
+    case FigureLine::Dashed:
+      return QStringLiteral("dashed");
+    case FigureLine::Bold:
+      return QStringLiteral("bold");
+    case FigureLine::Solid:
+      break;
   }
   return QStringLiteral("solid");
 }
 
 QJsonObject axisToJson(const FigureAxis& axis) {
-  return QJsonObject{{"title", axis.title}, {"log", axis.log}, {"min", axis.min}, {"max", axis.max}};
+  return QJsonObject{
+      {"title", axis.title}, {"log", axis.log}, {"min", axis.min}, {"max", axis.max}};
 }
 
 FigureAxis readAxis(JsonReader r) {
@@ -38,7 +42,8 @@ FigureAxis readAxis(JsonReader r) {
   axis.max = r.number(QStringLiteral("max"));
   if (axis.min > axis.max) r.fail(QStringLiteral("min"), QStringLiteral("expected min <= max"));
   if (axis.log && axis.max > 0 && axis.min <= 0)
-    r.fail(QStringLiteral("min"), QStringLiteral("a log axis needs min > 0, found %1").arg(axis.min));
+    r.fail(QStringLiteral("min"),
+           QStringLiteral("a log axis needs min > 0, found %1").arg(axis.min));
   r.finish();
   return axis;
 }
@@ -48,17 +53,21 @@ FigureSeries readSeries(JsonReader r) {
   FigureSeries series;
   series.name = r.string(QStringLiteral("name"), true);
   const QString line = r.string(QStringLiteral("line"), false, QStringLiteral("solid"));
-  if (line == QLatin1String("dashed")) series.line = FigureLine::Dashed;
-  else if (line == QLatin1String("bold")) series.line = FigureLine::Bold;
+  if (line == QLatin1String("dashed"))
+    series.line = FigureLine::Dashed;
+  else if (line == QLatin1String("bold"))
+    series.line = FigureLine::Bold;
   else if (line != QLatin1String("solid"))
-    r.fail(QStringLiteral("line"), QStringLiteral("expected solid, dashed or bold, found '%1'").arg(line));
+    r.fail(QStringLiteral("line"),
+           QStringLiteral("expected solid, dashed or bold, found '%1'").arg(line));
   series.color = r.string(QStringLiteral("color"), false, {}, true);
   static const QRegularExpression kColour(QStringLiteral("^(#[0-9a-fA-F]{6})?$"));
   if (!kColour.match(series.color).hasMatch())
     r.fail(QStringLiteral("color"),
            QStringLiteral("expected a colour like \"#0072b2\", found \"%1\"").arg(series.color));
   const QJsonArray points = r.array(QStringLiteral("points"), true);
-  if (points.isEmpty()) r.fail(QStringLiteral("points"), QStringLiteral("expected at least one point"));
+  if (points.isEmpty())
+    r.fail(QStringLiteral("points"), QStringLiteral("expected at least one point"));
   for (qsizetype i = 0; i < points.size(); ++i) {
     const QJsonArray xy = points.at(i).toArray();
     const QString key = QStringLiteral("points[%1]").arg(i);
@@ -75,7 +84,8 @@ Figure figureFromJson(const QJsonObject& object) {
   r.allowOnly({"format", "version", "title", "x", "y", "series"});
   const QString format = r.string(QStringLiteral("format"), true, {}, true);
   if (format != QLatin1String(kFigureFormat))
-    r.fail(QStringLiteral("format"), QStringLiteral("expected '%1', found '%2'").arg(QLatin1String(kFigureFormat), format));
+    r.fail(QStringLiteral("format"),
+           QStringLiteral("expected '%1', found '%2'").arg(QLatin1String(kFigureFormat), format));
   r.integer(QStringLiteral("version"), kFigureVersion, kFigureVersion, 0, true);
   Figure figure;
   figure.title = r.string(QStringLiteral("title"), false, {}, true);
@@ -102,9 +112,12 @@ void saveFigure(const QString& path, const Figure& figure) {
     if (!s.color.isEmpty()) object.insert(QStringLiteral("color"), s.color);
     series.append(object);
   }
-  const QJsonObject json{{"format", QString::fromLatin1(kFigureFormat)}, {"version", kFigureVersion},
-                         {"title", figure.title},  {"x", axisToJson(figure.x)},
-                         {"y", axisToJson(figure.y)}, {"series", series}};
+  const QJsonObject json{{"format", QString::fromLatin1(kFigureFormat)},
+                         {"version", kFigureVersion},
+                         {"title", figure.title},
+                         {"x", axisToJson(figure.x)},
+                         {"y", axisToJson(figure.y)},
+                         {"series", series}};
   writeFileAtomically(path, QJsonDocument(json).toJson(QJsonDocument::Compact));
 }
 

@@ -6,7 +6,6 @@
 
 #include <QPointF>
 #include <QString>
-
 #include <vector>
 
 namespace epsilon::ui {

@@ -34,7 +34,9 @@ QString formatDuration(double seconds) {
   const int total = static_cast<int>(std::round(seconds));
   if (total < 3600)
     return QStringLiteral("%1 min %2 s").arg(total / 60).arg(total % 60, 2, 10, QLatin1Char('0'));
-  return QStringLiteral("%1 h %2 min").arg(total / 3600).arg((total % 3600) / 60, 2, 10, QLatin1Char('0'));
+  return QStringLiteral("%1 h %2 min")
+      .arg(total / 3600)
+      .arg((total % 3600) / 60, 2, 10, QLatin1Char('0'));
 }
 
 }  // namespace epsilon::ui

@@ -5,7 +5,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
-
 #include <algorithm>
 #include <set>
 
@@ -16,7 +15,9 @@
 
 // Q_INIT_RESOURCE must be called outside any namespace: the presets are compiled into the
 // static epsilon_ui library, whose resource initialiser is otherwise never referenced.
-static void epsilonInitPresetResources() { Q_INIT_RESOURCE(presets); }
+static void epsilonInitPresetResources() {
+  Q_INIT_RESOURCE(presets);
+}
 
 namespace epsilon::ui {
 
@@ -39,15 +40,18 @@ std::vector<train::SweepAxis> readSweep(Reader& r, const QString& key) {
   const auto known = train::sweepParameterNames();
   for (int i = 0; i < items.size(); ++i) {
     const QString where = QStringLiteral("%1[%2]").arg(r.path(key)).arg(i);
-    if (!items[i].isObject()) r.expected(QStringLiteral("%1[%2]").arg(key).arg(i), QStringLiteral("an object"), items[i]);
+    if (!items[i].isObject())
+      r.expected(QStringLiteral("%1[%2]").arg(key).arg(i), QStringLiteral("an object"), items[i]);
     Reader a(items[i].toObject(), where);
     a.allowOnly({"parameter", "values"});
     train::SweepAxis axis;
     axis.parameter = a.string(QStringLiteral("parameter"), true).toStdString();
     if (std::find(known.begin(), known.end(), axis.parameter) == known.end())
-      a.fail(QStringLiteral("parameter"), QStringLiteral("unknown sweep parameter '%1'").arg(QString::fromStdString(axis.parameter)));
+      a.fail(QStringLiteral("parameter"), QStringLiteral("unknown sweep parameter '%1'")
+                                              .arg(QString::fromStdString(axis.parameter)));
     const QJsonArray values = a.array(QStringLiteral("values"), true);
-    if (values.isEmpty()) a.fail(QStringLiteral("values"), QStringLiteral("expected at least one value"));
+    if (values.isEmpty())
+      a.fail(QStringLiteral("values"), QStringLiteral("expected at least one value"));
     for (int j = 0; j < values.size(); ++j)
       axis.values.push_back(valueText(values[j], a, QStringLiteral("values[%1]").arg(j)));
     a.finish();
@@ -60,16 +64,18 @@ PresetKind parseKind(const QString& text, const Reader& r) {
   if (text == QLatin1String("train")) return PresetKind::Train;
   if (text == QLatin1String("accountant")) return PresetKind::Accountant;
   if (text == QLatin1String("calibrate")) return PresetKind::Calibrate;
-  r.fail(QStringLiteral("kind"), QStringLiteral("expected one of train, accountant, calibrate, got \"%1\"").arg(text));
+  r.fail(QStringLiteral("kind"),
+         QStringLiteral("expected one of train, accountant, calibrate, got \"%1\"").arg(text));
 }
 
 const QStringList& trendMetrics() {
-  static const QStringList m{"final_accuracy", "best_accuracy", "final_epsilon", "nominal_epsilon", "accuracy_jitter",
-                             "epsilon"};
+  static const QStringList m{"final_accuracy",  "best_accuracy",   "final_epsilon",
+                             "nominal_epsilon", "accuracy_jitter", "epsilon"};
   return m;
 }
 const QStringList& trendOrders() {
-  static const QStringList o{"increasing", "decreasing", "highest_at", "lowest_at", "highest_inside", "higher", "flat"};
+  static const QStringList o{"increasing",     "decreasing", "highest_at", "lowest_at",
+                             "highest_inside", "higher",     "flat"};
   return o;
 }
 
@@ -89,16 +95,23 @@ PresetTrend readTrend(const QJsonValue& value, const Reader& owner, int i) {
   t.tolerance = r.number(QStringLiteral("tolerance"), false, 0.0);
   r.finish();
   if (!trendMetrics().contains(t.metric))
-    r.fail(QStringLiteral("metric"), QStringLiteral("expected one of %1, got \"%2\"").arg(trendMetrics().join(", "), t.metric));
+    r.fail(
+        QStringLiteral("metric"),
+        QStringLiteral("expected one of %1, got \"%2\"").arg(trendMetrics().join(", "), t.metric));
   if (!trendOrders().contains(t.order))
-    r.fail(QStringLiteral("order"), QStringLiteral("expected one of %1, got \"%2\"").arg(trendOrders().join(", "), t.order));
+    r.fail(QStringLiteral("order"),
+           QStringLiteral("expected one of %1, got \"%2\"").arg(trendOrders().join(", "), t.order));
   if ((t.order == "highest_at" || t.order == "lowest_at") && t.at.size() != 1)
-    r.fail(QStringLiteral("at"), QStringLiteral("expected exactly one key for order %1").arg(t.order));
+    r.fail(QStringLiteral("at"),
+           QStringLiteral("expected exactly one key for order %1").arg(t.order));
   if (t.order == "higher" && (t.at.isEmpty() || t.than.isEmpty()))
-    r.fail(QStringLiteral("than"), QStringLiteral("order higher needs non-empty \"at\" and \"than\""));
+    r.fail(QStringLiteral("than"),
+           QStringLiteral("order higher needs non-empty \"at\" and \"than\""));
   if ((t.metric == "epsilon") != (t.over == "epoch"))
-    r.fail(QStringLiteral("over"), QStringLiteral("metric epsilon goes with over \"epoch\" (and only it)"));
-  if (!(t.tolerance >= 0.0)) r.fail(QStringLiteral("tolerance"), QStringLiteral("expected a number >= 0"));
+    r.fail(QStringLiteral("over"),
+           QStringLiteral("metric epsilon goes with over \"epoch\" (and only it)"));
+  if (!(t.tolerance >= 0.0))
+    r.fail(QStringLiteral("tolerance"), QStringLiteral("expected a number >= 0"));
   return t;
 }
 
@@ -115,9 +128,12 @@ QStringList builtinPresetFiles() {
 
 QString presetKindName(PresetKind kind) {
   switch (kind) {
-    case PresetKind::Train: return QStringLiteral("train");
-    case PresetKind::Accountant: return QStringLiteral("accountant");
-    case PresetKind::Calibrate: return QStringLiteral("calibrate");
+    case PresetKind::Train:
+      return QStringLiteral("train");
+    case PresetKind::Accountant:
+      return QStringLiteral("accountant");
+    case PresetKind::Calibrate:
+      return QStringLiteral("calibrate");
   }
   return QStringLiteral("train");
 }
@@ -125,17 +141,22 @@ QString presetKindName(PresetKind kind) {
 Preset presetFromJson(const QJsonObject& json, const QString& file) {
   try {
     Reader r(json, QString());
-    r.allowOnly({"format", "version", "name", "title", "source", "reproduces", "document_says", "kind", "dataset_preference",
-                 "experiment", "sweep", "variants", "calibrate", "quick", "expected_trend"});
+    r.allowOnly({"format", "version", "name", "title", "source", "reproduces", "document_says",
+                 "kind", "dataset_preference", "experiment", "sweep", "variants", "calibrate",
+                 "quick", "expected_trend"});
     Preset p;
     p.file = file;
     if (r.string(QStringLiteral("format"), true) != QLatin1String(kPresetFormat))
-      r.fail(QStringLiteral("format"), QStringLiteral("expected \"%1\", got %2").arg(kPresetFormat, describeJson(json.value("format"))));
+      r.fail(QStringLiteral("format"), QStringLiteral("expected \"%1\", got %2")
+                                           .arg(kPresetFormat, describeJson(json.value("format"))));
     if (r.number(QStringLiteral("version"), true, 0) != kPresetVersion)
-      r.fail(QStringLiteral("version"), QStringLiteral("expected %1, got %2").arg(kPresetVersion).arg(describeJson(json.value("version"))));
+      r.fail(QStringLiteral("version"), QStringLiteral("expected %1, got %2")
+                                            .arg(kPresetVersion)
+                                            .arg(describeJson(json.value("version"))));
     p.name = r.string(QStringLiteral("name"), true);
     if (!QRegularExpression(QStringLiteral("^[a-z0-9][a-z0-9-]*$")).match(p.name).hasMatch())
-      r.fail(QStringLiteral("name"), QStringLiteral("expected lower-case letters, digits and '-', got \"%1\"").arg(p.name));
+      r.fail(QStringLiteral("name"),
+             QStringLiteral("expected lower-case letters, digits and '-', got \"%1\"").arg(p.name));
     p.title = r.string(QStringLiteral("title"), true);
     p.source = r.string(QStringLiteral("source"), true);
     p.reproduces = r.string(QStringLiteral("reproduces"), true);
@@ -157,7 +178,8 @@ Preset presetFromJson(const QJsonObject& json, const QString& file) {
       variant.label = v.string(QStringLiteral("label"), false, variant.key);
       variant.experiment = v.object(QStringLiteral("experiment"), false);
       v.finish();
-      if (!keys.insert(variant.key).second) v.fail(QStringLiteral("key"), QStringLiteral("\"%1\" is used twice").arg(variant.key));
+      if (!keys.insert(variant.key).second)
+        v.fail(QStringLiteral("key"), QStringLiteral("\"%1\" is used twice").arg(variant.key));
       p.variants.push_back(std::move(variant));
     }
 
@@ -168,10 +190,12 @@ Preset presetFromJson(const QJsonObject& json, const QString& file) {
       const QJsonArray targets = c.array(QStringLiteral("target_epsilons"), true);
       for (int i = 0; i < targets.size(); ++i) {
         if (!targets[i].isDouble() || !(targets[i].toDouble() > 0))
-          c.expected(QStringLiteral("target_epsilons[%1]").arg(i), QStringLiteral("a number > 0"), targets[i]);
+          c.expected(QStringLiteral("target_epsilons[%1]").arg(i), QStringLiteral("a number > 0"),
+                     targets[i]);
         p.calibration.targetEpsilons.push_back(targets[i].toDouble());
       }
-      if (p.calibration.targetEpsilons.empty()) c.fail(QStringLiteral("target_epsilons"), QStringLiteral("expected at least one target"));
+      if (p.calibration.targetEpsilons.empty())
+        c.fail(QStringLiteral("target_epsilons"), QStringLiteral("expected at least one target"));
       p.calibration.baseline = c.boolean(QStringLiteral("baseline"), false);
       c.finish();
     }
@@ -184,24 +208,30 @@ Preset presetFromJson(const QJsonObject& json, const QString& file) {
     q.finish();
 
     const QJsonArray trends = r.array(QStringLiteral("expected_trend"), true);
-    if (trends.isEmpty()) r.fail(QStringLiteral("expected_trend"), QStringLiteral("expected at least one trend"));
+    if (trends.isEmpty())
+      r.fail(QStringLiteral("expected_trend"), QStringLiteral("expected at least one trend"));
     for (int i = 0; i < trends.size(); ++i) p.trends.push_back(readTrend(trends[i], r, i));
     r.finish();
 
     // Exactly one way to make the runs, matching the kind.
-    const int ways = (p.sweep.empty() ? 0 : 1) + (p.variants.empty() ? 0 : 1) + (r.has(QStringLiteral("calibrate")) ? 1 : 0);
-    if (ways != 1) r.fail(QStringLiteral("sweep"), QStringLiteral("expected exactly one of \"sweep\", \"variants\", \"calibrate\""));
+    const int ways = (p.sweep.empty() ? 0 : 1) + (p.variants.empty() ? 0 : 1) +
+                     (r.has(QStringLiteral("calibrate")) ? 1 : 0);
+    if (ways != 1)
+      r.fail(QStringLiteral("sweep"),
+             QStringLiteral("expected exactly one of \"sweep\", \"variants\", \"calibrate\""));
     if ((p.kind == PresetKind::Calibrate) != r.has(QStringLiteral("calibrate")))
-      r.fail(QStringLiteral("kind"), QStringLiteral("\"calibrate\" goes with kind calibrate (and only it)"));
+      r.fail(QStringLiteral("kind"),
+             QStringLiteral("\"calibrate\" goes with kind calibrate (and only it)"));
     if (p.kind == PresetKind::Accountant && p.sweep.empty())
       r.fail(QStringLiteral("sweep"), QStringLiteral("an accountant preset needs a sweep"));
     if (!p.quickSweep.empty() && p.sweep.empty())
       r.fail(QStringLiteral("quick.sweep"), QStringLiteral("given without a \"sweep\" to replace"));
     // The partial experiments must parse (over the defaults) now, not when a run starts.
-    applyExperimentPatch(applyExperimentPatch({}, p.experiment, QStringLiteral("experiment")), p.quickExperiment,
-                         QStringLiteral("quick.experiment"));
+    applyExperimentPatch(applyExperimentPatch({}, p.experiment, QStringLiteral("experiment")),
+                         p.quickExperiment, QStringLiteral("quick.experiment"));
     for (std::size_t i = 0; i < p.variants.size(); ++i)
-      applyExperimentPatch({}, p.variants[i].experiment, QStringLiteral("variants[%1].experiment").arg(i));
+      applyExperimentPatch({}, p.variants[i].experiment,
+                           QStringLiteral("variants[%1].experiment").arg(i));
     return p;
   } catch (const ConfigError& e) {
     throw ConfigError(file.toStdString() + ": " + e.what());
@@ -229,11 +259,13 @@ const std::vector<Preset>& builtinPresets() {
 Preset findPreset(const QString& nameOrPath) {
   for (const Preset& p : builtinPresets())
     if (p.name == nameOrPath) return p;
-  if (nameOrPath.endsWith(QLatin1String(".json")) || nameOrPath.contains(QLatin1Char('/'))) return readPresetFile(nameOrPath);
+  if (nameOrPath.endsWith(QLatin1String(".json")) || nameOrPath.contains(QLatin1Char('/')))
+    return readPresetFile(nameOrPath);
   QStringList names;
   for (const Preset& p : builtinPresets()) names << p.name;
-  throw ConfigError("unknown preset '" + nameOrPath.toStdString() + "'; expected a preset file or one of: " +
-                    names.join(QStringLiteral(", ")).toStdString());
+  throw ConfigError(
+      "unknown preset '" + nameOrPath.toStdString() +
+      "'; expected a preset file or one of: " + names.join(QStringLiteral(", ")).toStdString());
 }
 
 QString chooseDataset(const Preset& preset, QString* note) {
@@ -243,20 +275,24 @@ QString chooseDataset(const Preset& preset, QString* note) {
   for (const QString& name : preset.datasetPreference) {
     if (installed.contains(name.toStdString()) || QDir(name).exists()) {
       if (note && name != preset.datasetPreference.first())
-        *note = QStringLiteral("%1 is not installed; ran on %2 instead").arg(preset.datasetPreference.first(), name);
+        *note = QStringLiteral("%1 is not installed; ran on %2 instead")
+                    .arg(preset.datasetPreference.first(), name);
       return name;
     }
   }
-  if (note) *note = QStringLiteral("none of %1 is installed").arg(preset.datasetPreference.join(", "));
+  if (note)
+    *note = QStringLiteral("none of %1 is installed").arg(preset.datasetPreference.join(", "));
   return preset.datasetPreference.last();
 }
 
-train::ExperimentConfig applyExperimentPatch(const train::ExperimentConfig& config, const QJsonObject& patch,
-                                             const QString& where) {
+train::ExperimentConfig applyExperimentPatch(const train::ExperimentConfig& config,
+                                             const QJsonObject& patch, const QString& where) {
   if (patch.isEmpty()) return config;
   QJsonObject full = patch;
-  if (!full.contains(QLatin1String("format"))) full.insert(QStringLiteral("format"), QString::fromLatin1(kExperimentFormat));
-  if (!full.contains(QLatin1String("version"))) full.insert(QStringLiteral("version"), kExperimentVersion);
+  if (!full.contains(QLatin1String("format")))
+    full.insert(QStringLiteral("format"), QString::fromLatin1(kExperimentFormat));
+  if (!full.contains(QLatin1String("version")))
+    full.insert(QStringLiteral("version"), kExperimentVersion);
   try {
     return experimentFromJson(full, config);
   } catch (const ConfigError& e) {
@@ -265,9 +301,12 @@ train::ExperimentConfig applyExperimentPatch(const train::ExperimentConfig& conf
 }
 
 train::ExperimentConfig presetBaseConfig(const Preset& preset, bool quick, const QString& dataset) {
-  train::ExperimentConfig config = applyExperimentPatch({}, preset.experiment, preset.name + QStringLiteral(": experiment"));
+  train::ExperimentConfig config =
+      applyExperimentPatch({}, preset.experiment, preset.name + QStringLiteral(": experiment"));
   if (!dataset.isEmpty()) config.dataset.name = dataset.toStdString();
-  if (quick) config = applyExperimentPatch(config, preset.quickExperiment, preset.name + QStringLiteral(": quick.experiment"));
+  if (quick)
+    config = applyExperimentPatch(config, preset.quickExperiment,
+                                  preset.name + QStringLiteral(": quick.experiment"));
   return config;
 }
 

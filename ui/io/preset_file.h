@@ -19,7 +19,6 @@
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
-
 #include <vector>
 
 #include "core/train/experiment_config.h"
@@ -78,11 +77,11 @@ struct Preset {
   QString documentSays;
   PresetKind kind = PresetKind::Train;
   QStringList datasetPreference;
-  QJsonObject experiment;                 // partial, over ExperimentConfig{}
-  std::vector<train::SweepAxis> sweep;    // one or two axes, or none with variants/calibrate
+  QJsonObject experiment;               // partial, over ExperimentConfig{}
+  std::vector<train::SweepAxis> sweep;  // one or two axes, or none with variants/calibrate
   std::vector<PresetVariant> variants;
   PresetCalibration calibration;
-  QJsonObject quickExperiment;            // applied last under --quick
+  QJsonObject quickExperiment;               // applied last under --quick
   std::vector<train::SweepAxis> quickSweep;  // replaces `sweep` under --quick when set
   std::vector<PresetTrend> trends;
 };
@@ -112,8 +111,9 @@ train::ExperimentConfig presetBaseConfig(const Preset& preset, bool quick, const
 // (σ solved with calibrateDpSgd for each target ε at the base config's q = L/N and step
 // count on `trainSize` examples; values = [("target_epsilon", "2")]) and the baseline
 // (values = [("target_epsilon", "baseline")]). Accountant presets expand like train ones.
-std::vector<train::SweepPoint> presetPoints(const Preset& preset, const train::ExperimentConfig& base,
-                                            bool quick, long long trainSize);
+std::vector<train::SweepPoint> presetPoints(const Preset& preset,
+                                            const train::ExperimentConfig& base, bool quick,
+                                            long long trainSize);
 
 // The "sweep" array at `key` (one or two {"parameter", "values"} axes), as presets and lessons
 // write it; throws ConfigError naming the key.
@@ -121,7 +121,7 @@ class JsonReader;
 std::vector<train::SweepAxis> readSweepAxes(JsonReader& reader, const QString& key);
 
 // The partial-experiment JSON `patch` over `config` (format and version may be omitted).
-train::ExperimentConfig applyExperimentPatch(const train::ExperimentConfig& config, const QJsonObject& patch,
-                                             const QString& where);
+train::ExperimentConfig applyExperimentPatch(const train::ExperimentConfig& config,
+                                             const QJsonObject& patch, const QString& where);
 
 }  // namespace epsilon::ui

@@ -1,6 +1,5 @@
 // presetPoints (ui/preset_file.h): a preset's runs as sweep points.
 #include <QString>
-
 #include <cmath>
 
 #include "core/common/errors.h"
@@ -12,11 +11,15 @@ namespace epsilon::ui {
 
 namespace {
 
-std::string shortNumber(double value) { return QString::number(value, 'g', 3).toStdString(); }
+std::string shortNumber(double value) {
+  return QString::number(value, 'g', 3).toStdString();
+}
 
-std::vector<train::SweepPoint> calibratedPoints(const Preset& preset, const train::ExperimentConfig& base,
+std::vector<train::SweepPoint> calibratedPoints(const Preset& preset,
+                                                const train::ExperimentConfig& base,
                                                 long long trainSize) {
-  if (trainSize < 1) throw ConfigError(preset.name.toStdString() + ": calibration needs the training set size");
+  if (trainSize < 1)
+    throw ConfigError(preset.name.toStdString() + ": calibration needs the training set size");
   // Abadi et al. 2016 (§3.1, moments accountant): for a lot of L examples drawn with
   // probability q = L/N over T steps, the smallest σ whose ε(δ) meets each target.
   const double q = train::sampleRate(base, trainSize);
@@ -49,7 +52,8 @@ std::vector<train::SweepPoint> calibratedPoints(const Preset& preset, const trai
 
 }  // namespace
 
-std::vector<train::SweepPoint> presetPoints(const Preset& preset, const train::ExperimentConfig& base, bool quick,
+std::vector<train::SweepPoint> presetPoints(const Preset& preset,
+                                            const train::ExperimentConfig& base, bool quick,
                                             long long trainSize) {
   const std::string name = preset.name.toStdString();
   try {
@@ -58,9 +62,12 @@ std::vector<train::SweepPoint> presetPoints(const Preset& preset, const train::E
       std::vector<train::SweepPoint> points;
       for (const PresetVariant& v : preset.variants) {
         train::SweepPoint p;
-        p.config = applyExperimentPatch(base, v.experiment, QStringLiteral("variants.%1.experiment").arg(v.key));
+        p.config = applyExperimentPatch(base, v.experiment,
+                                        QStringLiteral("variants.%1.experiment").arg(v.key));
         // --quick shortens every variant the same way, whatever the variant changed.
-        if (quick) p.config = applyExperimentPatch(p.config, preset.quickExperiment, QStringLiteral("quick.experiment"));
+        if (quick)
+          p.config = applyExperimentPatch(p.config, preset.quickExperiment,
+                                          QStringLiteral("quick.experiment"));
         p.index = static_cast<int>(points.size());
         p.values = {{"variant", v.key.toStdString()}};
         p.label = v.label.toStdString();
@@ -69,7 +76,8 @@ std::vector<train::SweepPoint> presetPoints(const Preset& preset, const train::E
       }
       return points;
     }
-    return train::expandSweep(base, quick && !preset.quickSweep.empty() ? preset.quickSweep : preset.sweep);
+    return train::expandSweep(
+        base, quick && !preset.quickSweep.empty() ? preset.quickSweep : preset.sweep);
   } catch (const ConfigError& e) {
     throw ConfigError(name + ": " + e.what());
   } catch (const PrivacyError& e) {

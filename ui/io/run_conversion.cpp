@@ -9,25 +9,33 @@ namespace epsilon::ui {
 
 RunStatus toUiStatus(train::RunStatus s) {
   switch (s) {
-    case train::RunStatus::Queued: return RunStatus::Queued;
-    case train::RunStatus::Running: return RunStatus::Running;
-    case train::RunStatus::Done: return RunStatus::Done;
-    case train::RunStatus::Cancelled: return RunStatus::Cancelled;
-    case train::RunStatus::Diverged: return RunStatus::Diverged;
-    case train::RunStatus::Failed: return RunStatus::Failed;
+    case train::RunStatus::Queued:
+      return RunStatus::Queued;
+    case train::RunStatus::Running:
+      return RunStatus::Running;
+    case train::RunStatus::Done:
+      return RunStatus::Done;
+    case train::RunStatus::Cancelled:
+      return RunStatus::Cancelled;
+    case train::RunStatus::Diverged:
+      return RunStatus::Diverged;
+    case train::RunStatus::Failed:
+      return RunStatus::Failed;
   }
   return RunStatus::Failed;
 }
 
 QString privacyLabelOf(const train::PrivacySpent& p) {
   if (p.accountant.empty()) return {};
-  QString label = QStringLiteral("δ = %1 · %2 · %3")
-                      .arg(formatDelta(p.delta),
-                           p.accountant == "rdp" ? QStringLiteral("RDP") : QStringLiteral("PLD (tight)"),
-                           QString::fromStdString(p.sampling));
+  QString label =
+      QStringLiteral("δ = %1 · %2 · %3")
+          .arg(formatDelta(p.delta),
+               p.accountant == "rdp" ? QStringLiteral("RDP") : QStringLiteral("PLD (tight)"),
+               QString::fromStdString(p.sampling));
   if (!p.status.empty()) label += QStringLiteral(" · ") + QString::fromStdString(p.status);
   if (std::isfinite(p.nominalEpsilon))
-    label += QStringLiteral(" · nominal ε %1 (%2)").arg(formatEpsilon(p.nominalEpsilon), QString::fromStdString(p.nominalLabel));
+    label += QStringLiteral(" · nominal ε %1 (%2)")
+                 .arg(formatEpsilon(p.nominalEpsilon), QString::fromStdString(p.nominalLabel));
   return label;
 }
 

@@ -4,12 +4,18 @@ namespace epsilon::ui {
 
 QString runStatusName(RunStatus status) {
   switch (status) {
-    case RunStatus::Queued: return QStringLiteral("queued");
-    case RunStatus::Running: return QStringLiteral("running");
-    case RunStatus::Done: return QStringLiteral("done");
-    case RunStatus::Cancelled: return QStringLiteral("cancelled");
-    case RunStatus::Diverged: return QStringLiteral("diverged");
-    case RunStatus::Failed: return QStringLiteral("failed");
+    case RunStatus::Queued:
+      return QStringLiteral("queued");
+    case RunStatus::Running:
+      return QStringLiteral("running");
+    case RunStatus::Done:
+      return QStringLiteral("done");
+    case RunStatus::Cancelled:
+      return QStringLiteral("cancelled");
+    case RunStatus::Diverged:
+      return QStringLiteral("diverged");
+    case RunStatus::Failed:
+      return QStringLiteral("failed");
   }
   return QStringLiteral("failed");
 }

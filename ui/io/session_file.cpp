@@ -4,10 +4,9 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSaveFile>
 #include <QRegularExpression>
+#include <QSaveFile>
 #include <QSet>
-
 #include <cmath>
 
 #include "ui/io/attack_record.h"
@@ -32,7 +31,8 @@ QString parseColour(JsonReader& r) {
   const QString colour = r.string(QStringLiteral("color"), false, {}, true);
   static const QRegularExpression kColour(QStringLiteral("^(#[0-9a-fA-F]{6})?$"));
   if (!kColour.match(colour).hasMatch())
-    r.fail(QStringLiteral("color"), QStringLiteral("expected a colour like \"#0072b2\", got \"%1\"").arg(colour));
+    r.fail(QStringLiteral("color"),
+           QStringLiteral("expected a colour like \"#0072b2\", got \"%1\"").arg(colour));
   return colour;
 }
 
@@ -47,9 +47,12 @@ std::vector<LossPoint> readLosses(JsonReader& r) {
     // it is converted (a larger double does not fit a long long).
     const double step = pair.at(0).toDouble();
     if (step != std::floor(step) || step < 0 || step > 9007199254740992.0)
-      r.expected(QStringLiteral("losses[%1][0]").arg(i), QStringLiteral("a step in [0, 9007199254740992]"), pair.at(0));
+      r.expected(QStringLiteral("losses[%1][0]").arg(i),
+                 QStringLiteral("a step in [0, 9007199254740992]"), pair.at(0));
     const QJsonValue value = pair.at(1);
-    const double loss = value.isDouble() ? value.toDouble() : value.toString() == QLatin1String("inf") ? INFINITY : kNaN;
+    const double loss = value.isDouble()                           ? value.toDouble()
+                        : value.toString() == QLatin1String("inf") ? INFINITY
+                                                                   : kNaN;
     losses.push_back({static_cast<long long>(step), loss});
   }
   return losses;
@@ -61,7 +64,8 @@ QJsonObject runToJson(const RunRecord& run) {
   QJsonArray evals;
   for (const auto& e : run.evals) evals.append(evalPointToJson(e));
   QJsonArray losses;
-  for (const auto& l : run.losses) losses.append(QJsonArray{static_cast<double>(l.step), numberToJson(l.loss)});
+  for (const auto& l : run.losses)
+    losses.append(QJsonArray{static_cast<double>(l.step), numberToJson(l.loss)});
   QJsonObject object{{"id", run.id},
                      {"name", run.name},
                      {"color", run.color},
@@ -90,9 +94,11 @@ RunRecord runFromJson(const QJsonObject& o, const QString& where) {
   run.visible = r.boolean(QStringLiteral("visible"), true);
   const QString status = r.string(QStringLiteral("status"), true);
   run.status = parseRunStatus(status);
-  if (runStatusName(run.status) != status) r.fail(QStringLiteral("status"), QStringLiteral("unknown status '%1'").arg(status));
+  if (runStatusName(run.status) != status)
+    r.fail(QStringLiteral("status"), QStringLiteral("unknown status '%1'").arg(status));
   // A run that was training when the session was saved cannot resume: it was stopped.
-  if (run.status == RunStatus::Queued || run.status == RunStatus::Running) run.status = RunStatus::Cancelled;
+  if (run.status == RunStatus::Queued || run.status == RunStatus::Running)
+    run.status = RunStatus::Cancelled;
   run.message = r.string(QStringLiteral("message"), false, {}, true);
   run.progress = r.numberOrNull(QStringLiteral("progress"), 0.0);
   run.elapsedSeconds = r.numberOrNull(QStringLiteral("elapsed_seconds"), 0.0);
@@ -106,7 +112,8 @@ RunRecord runFromJson(const QJsonObject& o, const QString& where) {
   const QJsonArray evals = r.array(QStringLiteral("evals"), true);
   for (qsizetype i = 0; i < evals.size(); ++i) {
     const QString at = r.path(QStringLiteral("evals[%1]").arg(i));
-    if (!evals.at(i).isObject()) r.expected(QStringLiteral("evals[%1]").arg(i), QStringLiteral("an object"), evals.at(i));
+    if (!evals.at(i).isObject())
+      r.expected(QStringLiteral("evals[%1]").arg(i), QStringLiteral("an object"), evals.at(i));
     JsonReader point(evals.at(i).toObject(), at);
     run.evals.push_back(evalPointFromJson(point));
     point.finish();
@@ -121,7 +128,9 @@ RunRecord runFromJson(const QJsonObject& o, const QString& where) {
 QJsonObject sessionToJson(const std::vector<RunRecord>& runs) {
   QJsonArray array;
   for (const auto& r : runs) array.append(runToJson(r));
-  return QJsonObject{{"format", QString::fromLatin1(kSessionFormat)}, {"version", kSessionVersion}, {"runs", array}};
+  return QJsonObject{{"format", QString::fromLatin1(kSessionFormat)},
+                     {"version", kSessionVersion},
+                     {"runs", array}};
 }
 
 std::vector<RunRecord> sessionFromJson(const QJsonObject& session, const QString& fileName) {
@@ -130,7 +139,8 @@ std::vector<RunRecord> sessionFromJson(const QJsonObject& session, const QString
     r.allowOnly({"format", "version", "runs"});
     const QString format = r.string(QStringLiteral("format"), true, {}, true);
     if (format != QLatin1String(kSessionFormat))
-      fail(fileName, QStringLiteral("not an EpsilonLab session (format is '%1', expected '%2')").arg(format, QLatin1String(kSessionFormat)));
+      fail(fileName, QStringLiteral("not an EpsilonLab session (format is '%1', expected '%2')")
+                         .arg(format, QLatin1String(kSessionFormat)));
     r.integer(QStringLiteral("version"), kSessionVersion, kSessionVersion, 0, true);
     std::vector<RunRecord> runs;
     QSet<int> ids;
@@ -139,7 +149,8 @@ std::vector<RunRecord> sessionFromJson(const QJsonObject& session, const QString
       const QString where = QStringLiteral("runs[%1]").arg(i);
       if (!array.at(i).isObject()) r.expected(where, QStringLiteral("an object"), array.at(i));
       RunRecord run = runFromJson(array.at(i).toObject(), where);
-      if (ids.contains(run.id)) r.fail(where + QStringLiteral(".id"), QStringLiteral("duplicate run id %1").arg(run.id));
+      if (ids.contains(run.id))
+        r.fail(where + QStringLiteral(".id"), QStringLiteral("duplicate run id %1").arg(run.id));
       ids.insert(run.id);
       runs.push_back(std::move(run));
     }
@@ -155,16 +166,20 @@ void writeFileAtomically(const QString& path, const QByteArray& bytes) {
     // A device or pipe (/dev/full, a FIFO): QSaveFile would rename its temporary file over
     // the node (as root it replaces /dev/full), so write to it directly and report errors.
     QFile direct(path);
-    if (!direct.open(QIODevice::WriteOnly) || direct.write(bytes) != bytes.size() || !direct.flush())
-      throw SessionError(QStringLiteral("Cannot write %1: %2").arg(path, direct.errorString()).toStdString());
+    if (!direct.open(QIODevice::WriteOnly) || direct.write(bytes) != bytes.size() ||
+        !direct.flush())
+      throw SessionError(
+          QStringLiteral("Cannot write %1: %2").arg(path, direct.errorString()).toStdString());
     return;
   }
   QSaveFile file(path);
   if (!file.open(QIODevice::WriteOnly))
-    throw SessionError(QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()).toStdString());
+    throw SessionError(
+        QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()).toStdString());
   if (file.write(bytes) != bytes.size()) {
     file.cancelWriting();
-    throw SessionError(QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()).toStdString());
+    throw SessionError(
+        QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()).toStdString());
   }
   // Flush before commit: commit() can lose a write error of the buffered tail (a full disk,
   // /dev/full) and report success.
@@ -174,7 +189,8 @@ void writeFileAtomically(const QString& path, const QByteArray& bytes) {
     throw SessionError(QStringLiteral("Cannot write %1: %2").arg(path, reason).toStdString());
   }
   if (!file.commit())
-    throw SessionError(QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()).toStdString());
+    throw SessionError(
+        QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()).toStdString());
 }
 
 void saveSession(const QString& path, const std::vector<RunRecord>& runs) {

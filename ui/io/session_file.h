@@ -6,7 +6,6 @@
 
 #include <QJsonObject>
 #include <QString>
-
 #include <vector>
 
 #include "core/common/errors.h"
@@ -28,7 +27,7 @@ QJsonObject sessionToJson(const std::vector<RunRecord>& runs);
 std::vector<RunRecord> sessionFromJson(const QJsonObject& session, const QString& fileName);
 
 void saveSession(const QString& path, const std::vector<RunRecord>& runs);  // throws SessionError
-std::vector<RunRecord> loadSession(const QString& path);                   // throws SessionError
+std::vector<RunRecord> loadSession(const QString& path);                    // throws SessionError
 
 // One row per evaluation of every run: run, name, step, epoch, accuracy, ε, δ-label, ...
 void exportHistoryCsv(const QString& path, const std::vector<RunRecord>& runs);

@@ -1,7 +1,6 @@
 #include "ui/widgets/decision_boundary_view.h"
 
 #include <QPainter>
-
 #include <algorithm>
 #include <cmath>
 
@@ -23,8 +22,9 @@ QColor blend(double p) {
 
 DecisionBoundaryView::DecisionBoundaryView(QWidget* parent) : QWidget(parent) {
   setMinimumSize(120, 120);
-  setToolTip(tr("Decision boundary of the current model: orange and blue regions are where it predicts "
-                "each class, pale near the boundary. Dots: training points; rings: test points."));
+  setToolTip(
+      tr("Decision boundary of the current model: orange and blue regions are where it predicts "
+         "each class, pale near the boundary. Dots: training points; rings: test points."));
 }
 
 void DecisionBoundaryView::setDataset(const data::Dataset& dataset) {
@@ -38,7 +38,8 @@ void DecisionBoundaryView::setDataset(const data::Dataset& dataset) {
   m_train = dataset.train;
   m_test = dataset.test;
   const auto x = m_train.features.col(0), y = m_train.features.col(1);
-  const double mx = 0.1 * (x.maxCoeff() - x.minCoeff()) + 1e-6, my = 0.1 * (y.maxCoeff() - y.minCoeff()) + 1e-6;
+  const double mx = 0.1 * (x.maxCoeff() - x.minCoeff()) + 1e-6,
+               my = 0.1 * (y.maxCoeff() - y.minCoeff()) + 1e-6;
   m_xMin = x.minCoeff() - mx;
   m_xMax = x.maxCoeff() + mx;
   m_yMin = y.minCoeff() - my;
@@ -78,8 +79,10 @@ void DecisionBoundaryView::setModel(const nn::Model<float>& model) {
 
 double DecisionBoundaryView::probabilityAt(double x, double y) const {
   if (m_probabilities.empty()) return std::nan("");
-  const int c = std::clamp(static_cast<int>((x - m_xMin) / (m_xMax - m_xMin) * kGrid), 0, kGrid - 1);
-  const int r = std::clamp(static_cast<int>((m_yMax - y) / (m_yMax - m_yMin) * kGrid), 0, kGrid - 1);
+  const int c =
+      std::clamp(static_cast<int>((x - m_xMin) / (m_xMax - m_xMin) * kGrid), 0, kGrid - 1);
+  const int r =
+      std::clamp(static_cast<int>((m_yMax - y) / (m_yMax - m_yMin) * kGrid), 0, kGrid - 1);
   return m_probabilities[static_cast<std::size_t>(r * kGrid + c)];
 }
 
@@ -98,8 +101,9 @@ void DecisionBoundaryView::paintEvent(QPaintEvent*) {
   }
   if (m_train.size() == 0) {
     painter.setPen(Qt::darkGray);
-    painter.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
-                     tr("The decision boundary is drawn for the 2-D data sets (circle, xor, gauss, spiral)."));
+    painter.drawText(
+        rect(), Qt::AlignCenter | Qt::TextWordWrap,
+        tr("The decision boundary is drawn for the 2-D data sets (circle, xor, gauss, spiral)."));
     return;
   }
   const qreal radius = std::max(2.0, std::min(width(), height()) / 110.0);

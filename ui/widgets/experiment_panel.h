@@ -143,8 +143,8 @@ class ExperimentPanel : public QWidget {
   QSpinBox* m_seed = nullptr;
   QCheckBox* m_live = nullptr;
   QPushButton* m_run = nullptr;
-  QLabel* m_issues = nullptr;          // checkConfig's messages, above Run
-  QList<QWidget*> m_flaggedControls;   // controls framed for an issue
+  QLabel* m_issues = nullptr;         // checkConfig's messages, above Run
+  QList<QWidget*> m_flaggedControls;  // controls framed for an issue
   long long m_parameterCount = 0;
   QString m_modelProblem;
   bool m_loading = false;

@@ -1,14 +1,15 @@
 #include "ui/widgets/image_strip.h"
 
 #include <QPainter>
-
 #include <algorithm>
 
 namespace epsilon::ui {
 
 ImageStrip::ImageStrip(QWidget* parent) : QWidget(parent) {
   setMinimumHeight(80);
-  setToolTip(tr("The first test images with the current model's prediction: green when right, red when wrong."));
+  setToolTip(
+      tr("The first test images with the current model's prediction: green when right, red when "
+         "wrong."));
 }
 
 void ImageStrip::setDataset(const data::Dataset& dataset) {
@@ -33,8 +34,9 @@ void ImageStrip::setDataset(const data::Dataset& dataset) {
           return std::clamp(static_cast<int>(255.0f * m_features(i, (ch * h + y) * w + x)), 0, 255);
         };
         // MNIST-style digits are white on black: show them black on white, as on paper.
-        image.setPixel(x, y, c >= 3 ? qRgb(value(0), value(1), value(2))
-                                    : qRgb(255 - value(0), 255 - value(0), 255 - value(0)));
+        image.setPixel(x, y,
+                       c >= 3 ? qRgb(value(0), value(1), value(2))
+                              : qRgb(255 - value(0), 255 - value(0), 255 - value(0)));
       }
     }
     m_images.push_back(image);
@@ -81,8 +83,9 @@ void ImageStrip::paintEvent(QPaintEvent*) {
     QColor color = Qt::darkGray;
     if (i < static_cast<int>(m_predictions.size())) {
       const int p = m_predictions[static_cast<std::size_t>(i)];
-      text = p < static_cast<int>(m_classNames.size()) ? QString::fromStdString(m_classNames[static_cast<std::size_t>(p)])
-                                                        : QString::number(p);
+      text = p < static_cast<int>(m_classNames.size())
+                 ? QString::fromStdString(m_classNames[static_cast<std::size_t>(p)])
+                 : QString::number(p);
       color = p == m_labels[static_cast<std::size_t>(i)] ? QColor(0, 140, 60) : QColor(200, 30, 30);
     }
     painter.setPen(color);

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <QWidget>
-
 #include <vector>
 
 #include "core/data/dataset.h"

@@ -1,13 +1,10 @@
 #include "ui/widgets/main_window.h"
 
-#include <algorithm>
-
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QStyle>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QImage>
@@ -20,29 +17,33 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTextBrowser>
 #include <QTimer>
 #include <QUndoStack>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "core/train/config_check.h"
 #include "ui/charts/chart_export.h"
+#include "ui/charts/run_model.h"
+#include "ui/charts/run_naming.h"
+#include "ui/io/experiment_json.h"
+#include "ui/io/session_file.h"
 #include "ui/widgets/chart_panel.h"
 #include "ui/widgets/control_input_filter.h"
 #include "ui/widgets/decision_boundary_view.h"
-#include "ui/io/experiment_json.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/export_dialog.h"
 #include "ui/widgets/image_strip.h"
 #include "ui/widgets/privacy_readout.h"
-#include "ui/charts/run_model.h"
-#include "ui/charts/run_naming.h"
 #include "ui/widgets/runs_view.h"
-#include "ui/io/session_file.h"
 #include "ui/widgets/sweep_dialog.h"
 #include "ui/widgets/training_controller.h"
 
-void epsilonInitResources() { Q_INIT_RESOURCE(epsilonlab); }
+void epsilonInitResources() {
+  Q_INIT_RESOURCE(epsilonlab);
+}
 
 namespace epsilon::ui {
 
@@ -69,7 +70,9 @@ MainWindow::MainWindow(Options options, QWidget* parent)
   buildMenus();
   buildLessonsMenu();
   buildPaceMenu();
-  statusBar()->showMessage(tr("Move a slider: ε follows at once. Run (Ctrl+R) trains; live mode retrains on every release."));
+  statusBar()->showMessage(
+      tr("Move a slider: ε follows at once. Run (Ctrl+R) trains; live mode retrains on every "
+         "release."));
 
   m_liveDebounce->setSingleShot(true);
   m_liveDebounce->setInterval(kLiveDebounceMs);
@@ -79,7 +82,8 @@ MainWindow::MainWindow(Options options, QWidget* parent)
   connect(m_panel, &ExperimentPanel::runRequested, this, [this] { startRun(false); });
   connect(m_panel, &ExperimentPanel::datasetChanged, this, &MainWindow::onDatasetChanged);
   connect(m_panel, &ExperimentPanel::openDataFolderRequested, this, [this] {
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open data folder (MNIST IDX or CIFAR-10 batches)"));
+    const QString dir = QFileDialog::getExistingDirectory(
+        this, tr("Open data folder (MNIST IDX or CIFAR-10 batches)"));
     if (!dir.isEmpty()) openDataFolder(dir);
   });
   connect(m_panel, &ExperimentPanel::liveModeChanged, this, [this](bool on) {
@@ -98,7 +102,9 @@ MainWindow::MainWindow(Options options, QWidget* parent)
             m_images->setVisible(dataset->shape.isImage);
           });
   connect(m_controller, &TrainingController::datasetFailed, this,
-          [this](const QString& name, const QString& message) { showError(tr("Cannot load %1").arg(name), message); });
+          [this](const QString& name, const QString& message) {
+            showError(tr("Cannot load %1").arg(name), message);
+          });
   connect(m_runsView, &RunsView::cancelRequested, this, [this](const QList<int>& ids) {
     for (int id : ids) m_controller->cancel(id);
   });
@@ -182,25 +188,28 @@ void MainWindow::buildDocks() {
   modelDock->raise();
   resizeDocks({readoutDock, modelDock}, {380, 420}, Qt::Vertical);
   resizeDocks({runsDock}, {230}, Qt::Vertical);
-  resizeDocks({panelDock, readoutDock}, {340, 350}, Qt::Horizontal);  // the readout's sentence unscrolled
+  resizeDocks({panelDock, readoutDock}, {340, 350},
+              Qt::Horizontal);  // the readout's sentence unscrolled
 }
 
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open session…"), QKeySequence::Open, this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), m_sessionPath,
-                                                      tr("EpsilonLab sessions (*.json);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open session"), m_sessionPath, tr("EpsilonLab sessions (*.json);;All files (*)"));
     if (!path.isEmpty()) openSessionFrom(path);
   });
   file->addAction(tr("&Save session…"), QKeySequence::Save, this, [this] {
-    QString path = QFileDialog::getSaveFileName(this, tr("Save session"),
-                                                m_sessionPath.isEmpty() ? QStringLiteral("session.json") : m_sessionPath,
-                                                tr("EpsilonLab sessions (*.json)"));
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Save session"),
+        m_sessionPath.isEmpty() ? QStringLiteral("session.json") : m_sessionPath,
+        tr("EpsilonLab sessions (*.json)"));
     if (path.isEmpty()) return;
     if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".json");
     saveSessionTo(path);
   });
-  file->addAction(tr("Open &data folder…"), this, [this] { Q_EMIT m_panel->openDataFolderRequested(); });
+  file->addAction(tr("Open &data folder…"), this,
+                  [this] { Q_EMIT m_panel->openDataFolderRequested(); });
   file->addSeparator();
   QMenu* exportMenu = file->addMenu(tr("&Export chart"));
   auto exportWithDialog = [this](int kind) {
@@ -214,20 +223,21 @@ void MainWindow::buildMenus() {
     exportMenu->addAction(chartTitle(kind) + QStringLiteral("…"), this,
                           [exportWithDialog, kind] { exportWithDialog(static_cast<int>(kind)); });
   file->addAction(tr("Export run &histories (CSV or JSON)…"), this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export histories"), QStringLiteral("runs.csv"),
-                                                      tr("CSV (*.csv);;JSON (*.json)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export histories"), QStringLiteral("runs.csv"), tr("CSV (*.csv);;JSON (*.json)"));
     if (!path.isEmpty()) exportHistoryTo(path);
   });
-  file->addAction(tr("&Copy chart grid"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this, [this] {
-    QImage image(QSize(1600, 1000), QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::white);
-    QPainter painter(&image);
-    painter.setRenderHint(QPainter::Antialiasing);
-    m_charts->charts()->renderGrid(painter, QRectF(0, 0, 1600, 1000));
-    painter.end();
-    QApplication::clipboard()->setImage(image);
-    statusBar()->showMessage(tr("Chart grid copied to the clipboard."), 4000);
-  });
+  file->addAction(tr("&Copy chart grid"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this,
+                  [this] {
+                    QImage image(QSize(1600, 1000), QImage::Format_ARGB32_Premultiplied);
+                    image.fill(Qt::white);
+                    QPainter painter(&image);
+                    painter.setRenderHint(QPainter::Antialiasing);
+                    m_charts->charts()->renderGrid(painter, QRectF(0, 0, 1600, 1000));
+                    painter.end();
+                    QApplication::clipboard()->setImage(image);
+                    statusBar()->showMessage(tr("Chart grid copied to the clipboard."), 4000);
+                  });
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -240,7 +250,8 @@ void MainWindow::buildMenus() {
   edit->addAction(redo);
 
   QMenu* run = menuBar()->addMenu(tr("&Run"));
-  QAction* start = run->addAction(tr("&Run experiment"), QKeySequence(Qt::CTRL | Qt::Key_R), this, [this] { startRun(false); });
+  QAction* start = run->addAction(tr("&Run experiment"), QKeySequence(Qt::CTRL | Qt::Key_R), this,
+                                  [this] { startRun(false); });
   start->setToolTip(tr("Train the panel's experiment as a new run"));
   run->addAction(tr("&Sweep…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), this, [this] {
     SweepDialog dialog(m_panel->config(), this);
@@ -257,7 +268,8 @@ void MainWindow::buildMenus() {
   run->addAction(m_runsView->duplicateAction());
   run->addAction(m_runsView->deleteAction());
   // On the window as well, so the shortcuts work while the Runs dock floats or is hidden.
-  addActions({m_runsView->cancelAction(), m_runsView->cancelAllAction(), m_runsView->deleteAction()});
+  addActions(
+      {m_runsView->cancelAction(), m_runsView->cancelAllAction(), m_runsView->deleteAction()});
 
   buildPresetsMenu();
 
@@ -279,12 +291,15 @@ void MainWindow::buildMenus() {
     }
   });
   help->addAction(tr("&About EpsilonLab"), this, [this] {
-    QMessageBox::about(this, tr("About EpsilonLab"),
-                       tr("<b>EpsilonLab %1</b><p>See the privacy–utility trade-off of differentially private deep "
-                          "learning: train with DP-SGD and watch accuracy against ε.</p><p>Data: MNIST (Y. LeCun, C. "
-                          "Cortes, C. J. C. Burges; CC BY-SA 3.0), UCI digits and breast cancer (CC BY 4.0), "
-                          "Fashion-MNIST (Zalando Research, MIT).</p>")
-                           .arg(QApplication::applicationVersion()));
+    QMessageBox::about(
+        this, tr("About EpsilonLab"),
+        tr("<b>EpsilonLab %1</b><p>See the privacy–utility trade-off of differentially private "
+           "deep "
+           "learning: train with DP-SGD and watch accuracy against ε.</p><p>Data: MNIST (Y. LeCun, "
+           "C. "
+           "Cortes, C. J. C. Burges; CC BY-SA 3.0), UCI digits and breast cancer (CC BY 4.0), "
+           "Fashion-MNIST (Zalando Research, MIT).</p>")
+            .arg(QApplication::applicationVersion()));
   });
 }
 
@@ -337,8 +352,7 @@ void MainWindow::showRunModel(int runId) {
   const RunRecord* run = m_runs->run(runId);
   const auto model = m_controller->latestModel(runId);
   if (!run || !model || !m_dataset) return;
-  if (QString::fromStdString(run->config.dataset.name) != m_shownDataset)
-    return;
+  if (QString::fromStdString(run->config.dataset.name) != m_shownDataset) return;
   m_boundary->setModel(*model);
   m_images->setModel(*model);
 }
@@ -374,7 +388,9 @@ QString MainWindow::exportChartTo(int chartKind, const QString& path, QSize size
   QString title;
   if (chartKind < 0) {
     title = tr("EpsilonLab charts");
-    render = [this](QPainter& painter, const QRectF& target) { m_charts->charts()->renderGrid(painter, target); };
+    render = [this](QPainter& painter, const QRectF& target) {
+      m_charts->charts()->renderGrid(painter, target);
+    };
   } else {
     const auto kind = static_cast<ChartKind>(chartKind);
     title = chartTitle(kind);
@@ -424,10 +440,12 @@ void MainWindow::setPresentationMode(bool on) {
     auto* scroll = dock ? qobject_cast<QScrollArea*>(dock->widget()) : nullptr;
     if (!scroll) return;
     const int needed = m_panel->minimumSizeHint().width() +
-                       style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 2 * scroll->frameWidth() + 8;
+                       style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 2 * scroll->frameWidth() +
+                       8;
     resizeDocks({dock}, {std::min(needed, width() * 2 / 5)}, Qt::Horizontal);
   });
-  if (m_presentationAction && m_presentationAction->isChecked() != on) m_presentationAction->setChecked(on);
+  if (m_presentationAction && m_presentationAction->isChecked() != on)
+    m_presentationAction->setChecked(on);
 }
 
 void MainWindow::showError(const QString& title, const QString& message) {
@@ -440,8 +458,9 @@ void MainWindow::showError(const QString& title, const QString& message) {
 }
 
 void MainWindow::updateTitle() {
-  setWindowTitle(m_sessionPath.isEmpty() ? tr("EpsilonLab")
-                                         : tr("EpsilonLab — %1").arg(QFileInfo(m_sessionPath).fileName()));
+  setWindowTitle(m_sessionPath.isEmpty()
+                     ? tr("EpsilonLab")
+                     : tr("EpsilonLab — %1").arg(QFileInfo(m_sessionPath).fileName()));
 }
 
 void MainWindow::restoreSettings() {
@@ -464,8 +483,9 @@ void MainWindow::saveSettings() {
   settings.setValue(QStringLiteral("geometry"), saveGeometry());
   settings.setValue(QStringLiteral("windowState"), saveState());
   settings.setValue(QStringLiteral("liveMode"), m_panel->liveMode());
-  settings.setValue(QStringLiteral("lastExperiment"),
-                    QJsonDocument(experimentToJson(m_panel->config())).toJson(QJsonDocument::Compact));
+  settings.setValue(
+      QStringLiteral("lastExperiment"),
+      QJsonDocument(experimentToJson(m_panel->config())).toJson(QJsonDocument::Compact));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <QMainWindow>
-
 #include <memory>
 
 #include "core/data/dataset.h"
@@ -37,9 +36,9 @@ class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
   struct Options {
-    bool useSettings = true;     // restore layout and parameters from QSettings, save them on close
+    bool useSettings = true;  // restore layout and parameters from QSettings, save them on close
     bool offerLastSession = false;  // ask to reopen the last session (the app does; tests don't)
-    int threads = 0;             // training threads (0 = all cores)
+    int threads = 0;                // training threads (0 = all cores)
   };
   // The options of the app started with or without a session file and for a scripted
   // picture (--screenshot): a session given never triggers the "reopen last session" question.
@@ -84,7 +83,7 @@ class MainWindow : public QMainWindow {
   QString saveSessionTo(const QString& path);    // empty on success, else the message shown
   QString openSessionFrom(const QString& path);  // keeps the runs on failure
   QString exportChartTo(int chartKind, const QString& path, QSize size, int dpi);  // -1: the grid
-  QString exportHistoryTo(const QString& path);  // .csv or .json
+  QString exportHistoryTo(const QString& path);                                    // .csv or .json
   QString openDataFolder(const QString& path);
   void setPresentationMode(bool on);
 

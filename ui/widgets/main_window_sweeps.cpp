@@ -6,20 +6,19 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QStatusBar>
-
 #include <algorithm>
 
 #include "core/data/registry.h"
 #include "core/privacy/privacy_report.h"
 #include "core/train/run_planning.h"
-#include "ui/io/run_conversion.h"
-#include "ui/io/experiment_json.h"
-#include "ui/widgets/experiment_panel.h"
-#include "ui/widgets/main_window.h"
-#include "ui/io/number_format.h"
-#include "ui/io/preset_file.h"
 #include "ui/charts/run_model.h"
 #include "ui/charts/run_naming.h"
+#include "ui/io/experiment_json.h"
+#include "ui/io/number_format.h"
+#include "ui/io/preset_file.h"
+#include "ui/io/run_conversion.h"
+#include "ui/widgets/experiment_panel.h"
+#include "ui/widgets/main_window.h"
 #include "ui/widgets/training_controller.h"
 
 namespace epsilon::ui {
@@ -29,11 +28,13 @@ void MainWindow::buildPresetsMenu() {
   menu->setToolTipsVisible(true);
   try {
     for (const Preset& preset : builtinPresets()) {
-      QAction* action = menu->addAction(preset.title, this, [this, name = preset.name] { runPreset(name); });
+      QAction* action =
+          menu->addAction(preset.title, this, [this, name = preset.name] { runPreset(name); });
       action->setToolTip(QStringLiteral("%1\n%2").arg(preset.source, preset.reproduces));
     }
   } catch (const std::exception& e) {
-    menu->addAction(tr("Presets unavailable: %1").arg(QString::fromUtf8(e.what())))->setEnabled(false);
+    menu->addAction(tr("Presets unavailable: %1").arg(QString::fromUtf8(e.what())))
+        ->setEnabled(false);
   }
 }
 
@@ -47,11 +48,13 @@ QList<int> MainWindow::runPreset(const QString& name) {
     long long trainSize = 0;
     for (const auto& info : data::listDatasets())
       if (QString::fromStdString(info.name) == dataset) trainSize = info.trainSize;
-    if (base.dataset.options.maxTrain > 0 && (trainSize == 0 || base.dataset.options.maxTrain < trainSize))
+    if (base.dataset.options.maxTrain > 0 &&
+        (trainSize == 0 || base.dataset.options.maxTrain < trainSize))
       trainSize = base.dataset.options.maxTrain;
     const auto points = presetPoints(preset, base, false, trainSize);
     m_panel->setConfig(base);
-    statusBar()->showMessage(QStringLiteral("%1 — %2 %3").arg(preset.title, preset.source, note), 15000);
+    statusBar()->showMessage(QStringLiteral("%1 — %2 %3").arg(preset.title, preset.source, note),
+                             15000);
     if (preset.kind != PresetKind::Accountant) return startSweep(points);
     // ε over epochs needs no training: each point becomes a finished run with ε per epoch.
     QList<int> ids;
@@ -59,13 +62,15 @@ QList<int> MainWindow::runPreset(const QString& name) {
       // The accountant's curve from core (run_planning.h): noise schedules honoured, the
       // sampling assumption labelled as a trained run's would be.
       const auto& c = point.config;
-      const train::EpsilonCurve curve = train::epsilonCurve(c, {trainSize, 1}, train::epochEndSteps(c, trainSize));
+      const train::EpsilonCurve curve =
+          train::epsilonCurve(c, {trainSize, 1}, train::epochEndSteps(c, trainSize));
       RunRecord record;
       record.name = QString::fromStdString(point.label);
       record.status = RunStatus::Done;
       record.progress = 1.0;
       record.config = c;
-      record.privacyLabel = privacyLabelOf(curve.report) + QStringLiteral(" · accountant only, no training");
+      record.privacyLabel =
+          privacyLabelOf(curve.report) + QStringLiteral(" · accountant only, no training");
       for (const auto& planned : curve.points) {
         EvalPoint p;
         p.step = planned.step;

@@ -38,7 +38,9 @@ ParameterSlider::ParameterSlider(const QString& label, const SliderScale& scale,
   connect(m_spin, &QDoubleSpinBox::valueChanged, this, &ParameterSlider::onSpinChanged);
 }
 
-double ParameterSlider::value() const { return m_spin->value(); }
+double ParameterSlider::value() const {
+  return m_spin->value();
+}
 
 void ParameterSlider::setValue(double value) {
   const double old = m_spin->value();

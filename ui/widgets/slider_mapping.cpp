@@ -19,7 +19,8 @@ int valueToSlider(const SliderScale& scale, double value) {
   const double v = std::clamp(value, scale.minimum, scale.maximum);
   double t = 0.0;
   if (scale.logarithmic) {
-    t = (std::log(v) - std::log(scale.minimum)) / (std::log(scale.maximum) - std::log(scale.minimum));
+    t = (std::log(v) - std::log(scale.minimum)) /
+        (std::log(scale.maximum) - std::log(scale.minimum));
   } else if (scale.maximum > scale.minimum) {
     t = (v - scale.minimum) / (scale.maximum - scale.minimum);
   }

@@ -13,17 +13,20 @@ namespace epsilon::ui {
 
 std::vector<std::string> splitValues(const QString& text) {
   std::vector<std::string> values;
-  for (const QString& part : text.split(QRegularExpression(QStringLiteral("[,;\\s]+")), Qt::SkipEmptyParts))
+  for (const QString& part :
+       text.split(QRegularExpression(QStringLiteral("[,;\\s]+")), Qt::SkipEmptyParts))
     values.push_back(part.toStdString());
   return values;
 }
 
-SweepDialog::SweepDialog(const train::ExperimentConfig& base, QWidget* parent) : QDialog(parent), m_base(base) {
+SweepDialog::SweepDialog(const train::ExperimentConfig& base, QWidget* parent)
+    : QDialog(parent), m_base(base) {
   setWindowTitle(tr("Sweep"));
   auto* form = new QFormLayout(this);
-  auto* intro = new QLabel(tr("Every combination of the values becomes a run of the panel's experiment with those "
-                              "parameters changed; the runs train side by side and the accuracy-vs-ε chart traces "
-                              "the frontier they span."));
+  auto* intro = new QLabel(
+      tr("Every combination of the values becomes a run of the panel's experiment with those "
+         "parameters changed; the runs train side by side and the accuracy-vs-ε chart traces "
+         "the frontier they span."));
   intro->setWordWrap(true);
   form->addRow(intro);
   QStringList names;
@@ -32,11 +35,13 @@ SweepDialog::SweepDialog(const train::ExperimentConfig& base, QWidget* parent) :
   for (int i = 0; i < 2; ++i) {
     m_parameter[i] = new QComboBox(this);
     m_parameter[i]->addItems(names);
-    m_parameter[i]->setCurrentText(i == 0 ? QStringLiteral("noise_multiplier") : QStringLiteral("clip_norm"));
+    m_parameter[i]->setCurrentText(i == 0 ? QStringLiteral("noise_multiplier")
+                                          : QStringLiteral("clip_norm"));
     m_values[i] = new QLineEdit(defaults[i], this);
-    m_values[i]->setToolTip(tr("Values separated by commas or spaces; names for optimizer (sgd, momentum, adam, "
-                               "adagrad, rmsprop), privatizer (clip, tanh, adaptive, none) and noise_schedule "
-                               "(constant, time, step, exp)."));
+    m_values[i]->setToolTip(
+        tr("Values separated by commas or spaces; names for optimizer (sgd, momentum, adam, "
+           "adagrad, rmsprop), privatizer (clip, tanh, adaptive, none) and noise_schedule "
+           "(constant, time, step, exp)."));
     connect(m_parameter[i], &QComboBox::currentIndexChanged, this, &SweepDialog::refresh);
     connect(m_values[i], &QLineEdit::textChanged, this, &SweepDialog::refresh);
   }
@@ -68,7 +73,8 @@ std::vector<train::SweepAxis> SweepDialog::axes() const {
   std::vector<train::SweepAxis> result;
   const int count = m_useSecond->isChecked() ? 2 : 1;
   for (int i = 0; i < count; ++i)
-    result.push_back({m_parameter[i]->currentText().toStdString(), splitValues(m_values[i]->text())});
+    result.push_back(
+        {m_parameter[i]->currentText().toStdString(), splitValues(m_values[i]->text())});
   return result;
 }
 
@@ -87,7 +93,8 @@ void SweepDialog::refresh() {
   QString error;
   const auto expanded = points(&error);
   if (expanded.empty()) {
-    m_summary->setText(QStringLiteral("<span style='color:#c00'>%1</span>").arg(error.toHtmlEscaped()));
+    m_summary->setText(
+        QStringLiteral("<span style='color:#c00'>%1</span>").arg(error.toHtmlEscaped()));
   } else {
     m_summary->setText(tr("%n run(s) will train.", nullptr, static_cast<int>(expanded.size())));
   }

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <QDialog>
-
 #include <vector>
 
 #include "core/train/sweep.h"

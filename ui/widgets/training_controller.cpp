@@ -76,7 +76,7 @@ int TrainingController::start(const train::ExperimentConfig& config, const QStri
   // The GUI redraws the decision boundary and the image strip from each evaluation's model.
   train::ExperimentConfig submitted = config;
   submitted.training.snapshots = true;
-  submitted.training.stepEvents = true;  // the loss chart shows every lot
+  submitted.training.stepEvents = true;     // the loss chart shows every lot
   submitted.training.gradientNorms = true;  // the gradient-norm view shows the last lot
   const train::RunId job = m_runner->submit(submitted, callback, sharedDataset(config));
   m_runOfJob[job] = runId;
@@ -156,7 +156,8 @@ std::shared_ptr<const nn::Model<float>> TrainingController::latestModel(int runI
   return it == m_latest.end() ? nullptr : it->second;
 }
 
-std::shared_ptr<const train::GradientNormSample> TrainingController::lastGradientNorms(int runId) const {
+std::shared_ptr<const train::GradientNormSample> TrainingController::lastGradientNorms(
+    int runId) const {
   const auto it = m_norms.find(runId);
   return it == m_norms.end() ? nullptr : it->second;
 }

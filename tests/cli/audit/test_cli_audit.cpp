@@ -23,7 +23,9 @@ QJsonObject parseJson(const QByteArray& bytes) {
   return document.isObject() ? document.object() : QJsonObject{};
 }
 
-QJsonObject parseJson(const QString& text) { return parseJson(text.toUtf8()); }
+QJsonObject parseJson(const QString& text) {
+  return parseJson(text.toUtf8());
+}
 
 // A small private run on uci-digits: 600 training rows, 200 canaries, a few epochs.
 QStringList smallAudit() {

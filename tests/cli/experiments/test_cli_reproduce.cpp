@@ -1,9 +1,8 @@
 // `epsilonlab-cli reproduce --quick` end to end: index.html exists, has a section for every
 // preset file in resources/presets/, a verdict ("same trend" or "different trend") for every
 // figure each preset names, and every image it references exists and loads.
-#include <QtTest>
-
 #include <QDir>
+#include <QtTest>
 #ifdef EPSILON_HAVE_PLOT
 #include <QImage>
 #endif
@@ -27,7 +26,8 @@ class TestCliReproduce : public QObject {
 #ifndef EPSILON_HAVE_PLOT
     // Built without the GUI: the report's charts cannot be drawn, and reproduce says why at once.
     QCOMPARE(o.exitCode, 2);
-    QVERIFY2(o.err.contains("epsilonlab-plot") && o.err.contains("EPSILON_BUILD_GUI"), qPrintable(o.err));
+    QVERIFY2(o.err.contains("epsilonlab-plot") && o.err.contains("EPSILON_BUILD_GUI"),
+             qPrintable(o.err));
     QVERIFY(!QFile::exists(QDir(out).filePath("index.html")));
 #else
     QVERIFY2(o.exitCode == 0, qPrintable(o.err));
@@ -51,9 +51,11 @@ class TestCliReproduce : public QObject {
       const QString id = preset["name"].toString();
       QVERIFY2(html.contains("<section id=\"preset-" + id + "\">"), qPrintable(id));
       QSet<QString> figures;
-      for (const QJsonValue& trend : preset["expected_trend"].toArray()) figures.insert(trend.toObject()["figure"].toString());
+      for (const QJsonValue& trend : preset["expected_trend"].toArray())
+        figures.insert(trend.toObject()["figure"].toString());
       for (const QString& figure : figures) {
-        const QRegularExpression verdict("data-preset=\"" + QRegularExpression::escape(id) + "\" data-figure=\"" +
+        const QRegularExpression verdict("data-preset=\"" + QRegularExpression::escape(id) +
+                                         "\" data-figure=\"" +
                                          QRegularExpression::escape(figure.toHtmlEscaped()) +
                                          "\" data-verdict=\"(same trend|different trend)\"");
         QVERIFY2(verdict.match(html).hasMatch(), qPrintable(id + " / " + figure));

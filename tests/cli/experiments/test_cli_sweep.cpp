@@ -2,9 +2,8 @@
 // writes one run file per point and summary.csv; shards 1/2 and 2/2 cover every index once
 // and give the same numbers as the whole sweep; --plot writes a PNG that loads; an
 // accountant preset runs instantly; bad input exits with status 2 naming the flag or field.
-#include <QtTest>
-
 #include <QDir>
+#include <QtTest>
 #ifdef EPSILON_HAVE_PLOT
 #include <QImage>
 #endif
@@ -36,7 +35,8 @@ QString writeExperiment(const QTemporaryDir& dir) {
 }
 
 QStringList sweepArgs(const QString& config) {
-  return {"sweep", "--config", config, "--param", "noise_multiplier=0.5,2", "--param2", "clip_norm=1,4", "--jobs", "2", "--quiet"};
+  return {"sweep",    "--config",      config,   "--param", "noise_multiplier=0.5,2",
+          "--param2", "clip_norm=1,4", "--jobs", "2",       "--quiet"};
 }
 
 // The cell `fromEnd` places before the end of a summary.csv row (the label before them may
@@ -67,7 +67,9 @@ class TestCliSweep : public QObject {
   void presetsAreListed() {
     const CliOutcome table = runCli({"presets"});
     QCOMPARE(table.exitCode, 0);
-    for (const char* name : {"report-fig3-clip-norm", "abadi-privacy-levels", "amian-tanh-output-range", "mindarmour-noise-decay", "teach-epochs-cost"})
+    for (const char* name :
+         {"report-fig3-clip-norm", "abadi-privacy-levels", "amian-tanh-output-range",
+          "mindarmour-noise-decay", "teach-epochs-cost"})
       QVERIFY2(table.out.contains(name), name);
     const CliOutcome json = runCli({"presets", "--json"});
     QCOMPARE(json.exitCode, 0);
@@ -90,25 +92,30 @@ class TestCliSweep : public QObject {
     const CliOutcome o = runCli(sweepArgs(writeExperiment(dir)) + QStringList{"--out", out});
     QVERIFY2(o.exitCode == 0, qPrintable(o.err));
     const QStringList files = QDir(out).entryList({"run-*.json"}, QDir::Files, QDir::Name);
-    QCOMPARE(files, (QStringList{"run-00-noise_multiplier=0.5,clip_norm=1.json", "run-01-noise_multiplier=0.5,clip_norm=4.json",
-                                 "run-02-noise_multiplier=2,clip_norm=1.json", "run-03-noise_multiplier=2,clip_norm=4.json"}));
+    QCOMPARE(files, (QStringList{"run-00-noise_multiplier=0.5,clip_norm=1.json",
+                                 "run-01-noise_multiplier=0.5,clip_norm=4.json",
+                                 "run-02-noise_multiplier=2,clip_norm=1.json",
+                                 "run-03-noise_multiplier=2,clip_norm=4.json"}));
     QFile file(QDir(out).filePath(files[3]));
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QJsonObject run = QJsonDocument::fromJson(file.readAll()).object();
     QCOMPARE(run["format"].toString(), QString("epsilonlab-run"));
     QCOMPARE(run["status"].toString(), QString("done"));
-    QCOMPARE(run["experiment"].toObject()["privacy"].toObject()["noise_multiplier"].toDouble(), 2.0);
+    QCOMPARE(run["experiment"].toObject()["privacy"].toObject()["noise_multiplier"].toDouble(),
+             2.0);
     QCOMPARE(run["experiment"].toObject()["privacy"].toObject()["clip_norm"].toDouble(), 4.0);
     QCOMPARE(run["history"].toArray().size(), 3);  // steps 0, 10, 20
     QCOMPARE(run["sweep"].toObject()["index"].toInt(), 3);
     const auto summary = summaryOf(out);
     QCOMPARE(summary.keys(), (QList<int>{0, 1, 2, 3}));
-    for (const QString& accuracy : summary) QVERIFY(accuracy.toDouble() > 0.0 && accuracy.toDouble() <= 1.0);
+    for (const QString& accuracy : summary)
+      QVERIFY(accuracy.toDouble() > 0.0 && accuracy.toDouble() <= 1.0);
     // σ = 0.5 spends more ε than σ = 2 (column final_epsilon).
     QFile csv(QDir(out).filePath("summary.csv"));
     QVERIFY(csv.open(QIODevice::ReadOnly));
     const QStringList rows = QString::fromUtf8(csv.readAll()).split('\n', Qt::SkipEmptyParts);
-    QCOMPARE(rows[0], QString("index,label,values,final_accuracy,final_epsilon,nominal_epsilon,delta,accountant,status,seconds"));
+    QCOMPARE(rows[0], QString("index,label,values,final_accuracy,final_epsilon,nominal_epsilon,"
+                              "delta,accountant,status,seconds"));
     QVERIFY(cellFromEnd(rows[1], 6).toDouble() > cellFromEnd(rows[3], 6).toDouble());
   }
 
@@ -116,13 +123,17 @@ class TestCliSweep : public QObject {
     QTemporaryDir dir;
     const QString config = writeExperiment(dir);
     QVERIFY(runCli(sweepArgs(config) + QStringList{"--out", dir.filePath("all")}).exitCode == 0);
-    const CliOutcome a = runCli(sweepArgs(config) + QStringList{"--shard", "1/2", "--out", dir.filePath("s1")});
-    const CliOutcome b = runCli(sweepArgs(config) + QStringList{"--shard", "2/2", "--out", dir.filePath("s2")});
+    const CliOutcome a =
+        runCli(sweepArgs(config) + QStringList{"--shard", "1/2", "--out", dir.filePath("s1")});
+    const CliOutcome b =
+        runCli(sweepArgs(config) + QStringList{"--shard", "2/2", "--out", dir.filePath("s2")});
     QVERIFY2(a.exitCode == 0 && b.exitCode == 0, qPrintable(a.err + b.err));
-    const auto first = summaryOf(dir.filePath("s1")), second = summaryOf(dir.filePath("s2")), all = summaryOf(dir.filePath("all"));
+    const auto first = summaryOf(dir.filePath("s1")), second = summaryOf(dir.filePath("s2")),
+               all = summaryOf(dir.filePath("all"));
     QCOMPARE(first.keys(), (QList<int>{0, 2}));
     QCOMPARE(second.keys(), (QList<int>{1, 3}));
-    for (int i : {0, 1, 2, 3}) QCOMPARE((first.contains(i) ? first : second)[i], all[i]);  // bit-identical runs
+    for (int i : {0, 1, 2, 3})
+      QCOMPARE((first.contains(i) ? first : second)[i], all[i]);  // bit-identical runs
     QVERIFY(QFile::exists(dir.filePath("s2/run-03-noise_multiplier=2,clip_norm=4.json")));
     QVERIFY(!QFile::exists(dir.filePath("s2/run-02-noise_multiplier=2,clip_norm=1.json")));
   }
@@ -134,7 +145,8 @@ class TestCliSweep : public QObject {
 #ifndef EPSILON_HAVE_PLOT
     // Built without the GUI: no plot tool, and --plot says so before any run.
     QCOMPARE(o.exitCode, 2);
-    QVERIFY2(o.err.contains("epsilonlab-plot") && o.err.contains("EPSILON_BUILD_GUI"), qPrintable(o.err));
+    QVERIFY2(o.err.contains("epsilonlab-plot") && o.err.contains("EPSILON_BUILD_GUI"),
+             qPrintable(o.err));
     QVERIFY(!QFile::exists(png));
 #else
     QVERIFY2(o.exitCode == 0, qPrintable(o.err));
@@ -151,42 +163,66 @@ class TestCliSweep : public QObject {
 
   void accountantPresetRunsWithoutTraining() {
     QTemporaryDir dir;
-    const CliOutcome o = runCli({"sweep", "--preset", "report-fig6-epsilon-epochs", "--out", dir.path()});
+    const CliOutcome o =
+        runCli({"sweep", "--preset", "report-fig6-epsilon-epochs", "--out", dir.path()});
     QVERIFY2(o.exitCode == 0, qPrintable(o.err));
     const QStringList lines = o.out.split('\n', Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 5);
     double previous = 1e300;
     for (const QString& line : lines) {  // σ = 0.5 … 8: less and less ε
-      const double epsilon = QJsonDocument::fromJson(line.toUtf8()).object()["final_epsilon"].toDouble();
+      const double epsilon =
+          QJsonDocument::fromJson(line.toUtf8()).object()["final_epsilon"].toDouble();
       QVERIFY(epsilon > 0 && epsilon < previous);
       previous = epsilon;
     }
     QFile file(QDir(dir.path()).filePath("run-00-noise_multiplier=0.5.json"));
     QVERIFY(file.open(QIODevice::ReadOnly));
-    const QJsonArray history = QJsonDocument::fromJson(file.readAll()).object()["history"].toArray();
+    const QJsonArray history =
+        QJsonDocument::fromJson(file.readAll()).object()["history"].toArray();
     QCOMPARE(history.size(), 16);  // epochs 0 … 15
     for (int i = 1; i < history.size(); ++i)
-      QVERIFY(history[i].toObject()["epsilon"].toDouble() > history[i - 1].toObject()["epsilon"].toDouble());
+      QVERIFY(history[i].toObject()["epsilon"].toDouble() >
+              history[i - 1].toObject()["epsilon"].toDouble());
   }
 
   void badInputExitsTwoNamingTheFlag_data() {
     QTest::addColumn<QStringList>("arguments");
     QTest::addColumn<QString>("expected");
     QTest::newRow("neither") << QStringList{"sweep"} << "--config/--preset";
-    QTest::newRow("both") << QStringList{"sweep", "--preset", "teach-clip-range", "--config", "x.json"} << "--config/--preset";
-    QTest::newRow("param form") << QStringList{"sweep", "--config", "@EXP", "--param", "noise_multiplier"} << "--param: expected NAME=v1,v2";
-    QTest::newRow("param name") << QStringList{"sweep", "--config", "@EXP", "--param", "colour=1,2"} << "--param: sweep.parameter: expected one of";
-    QTest::newRow("param value") << QStringList{"sweep", "--config", "@EXP", "--param", "clip_norm=1,big"} << "sweep.clip_norm: expected a number";
+    QTest::newRow("both") << QStringList{"sweep", "--preset", "teach-clip-range", "--config",
+                                         "x.json"}
+                          << "--config/--preset";
+    QTest::newRow("param form") << QStringList{"sweep", "--config", "@EXP", "--param",
+                                               "noise_multiplier"}
+                                << "--param: expected NAME=v1,v2";
+    QTest::newRow("param name") << QStringList{"sweep", "--config", "@EXP", "--param", "colour=1,2"}
+                                << "--param: sweep.parameter: expected one of";
+    QTest::newRow("param value") << QStringList{"sweep", "--config", "@EXP", "--param",
+                                                "clip_norm=1,big"}
+                                 << "sweep.clip_norm: expected a number";
     QTest::newRow("no param") << QStringList{"sweep", "--config", "@EXP"} << "--param: required";
-    QTest::newRow("shard") << QStringList{"sweep", "--preset", "teach-clip-range", "--shard", "3/2"} << "--shard";
-    QTest::newRow("preset") << QStringList{"sweep", "--preset", "no-such-preset"} << "--preset: unknown preset 'no-such-preset'";
-    QTest::newRow("plot") << QStringList{"sweep", "--config", "@EXP", "--param", "seed=1", "--plot", "x.txt"} << "--plot: expected a .png, .svg or .pdf";
-    QTest::newRow("jobs") << QStringList{"sweep", "--config", "@EXP", "--param", "seed=1", "--jobs", "0"} << "--jobs";
-    QTest::newRow("quick") << QStringList{"sweep", "--config", "@EXP", "--param", "seed=1", "--quick"} << "--quick: only with a preset";
-    QTest::newRow("lot") << QStringList{"sweep", "--config", "@EXP", "--param", "lot_size=32,5000"} << "lot";
-    QTest::newRow("config file") << QStringList{"sweep", "--config", "/no/such/file.json", "--param", "seed=1"} << "/no/such/file.json";
-    QTest::newRow("preset file") << QStringList{"sweep", "--config", "@BADPRESET"} << "bad-preset.json: colour: unknown key";
-    QTest::newRow("reproduce only") << QStringList{"reproduce", "--out", "@DIR", "--only", "nope"} << "--only: unknown preset 'nope'";
+    QTest::newRow("shard") << QStringList{"sweep", "--preset", "teach-clip-range", "--shard", "3/2"}
+                           << "--shard";
+    QTest::newRow("preset") << QStringList{"sweep", "--preset", "no-such-preset"}
+                            << "--preset: unknown preset 'no-such-preset'";
+    QTest::newRow("plot") << QStringList{"sweep",  "--config", "@EXP", "--param",
+                                         "seed=1", "--plot",   "x.txt"}
+                          << "--plot: expected a .png, .svg or .pdf";
+    QTest::newRow("jobs") << QStringList{"sweep",  "--config", "@EXP", "--param",
+                                         "seed=1", "--jobs",   "0"}
+                          << "--jobs";
+    QTest::newRow("quick") << QStringList{"sweep",   "--config", "@EXP",
+                                          "--param", "seed=1",   "--quick"}
+                           << "--quick: only with a preset";
+    QTest::newRow("lot") << QStringList{"sweep", "--config", "@EXP", "--param", "lot_size=32,5000"}
+                         << "lot";
+    QTest::newRow("config file") << QStringList{"sweep", "--config", "/no/such/file.json",
+                                                "--param", "seed=1"}
+                                 << "/no/such/file.json";
+    QTest::newRow("preset file") << QStringList{"sweep", "--config", "@BADPRESET"}
+                                 << "bad-preset.json: colour: unknown key";
+    QTest::newRow("reproduce only") << QStringList{"reproduce", "--out", "@DIR", "--only", "nope"}
+                                    << "--only: unknown preset 'nope'";
     QTest::newRow("reproduce out") << QStringList{"reproduce"} << "--out: required";
   }
   void badInputExitsTwoNamingTheFlag() {
@@ -199,7 +235,10 @@ class TestCliSweep : public QObject {
     QVERIFY(preset.open(QIODevice::WriteOnly));
     preset.write(R"({"format": "epsilonlab-preset", "version": 1, "colour": "blue"})");
     preset.close();
-    for (QString& a : arguments) a.replace("@EXP", config).replace("@DIR", dir.filePath("report")).replace("@BADPRESET", preset.fileName());
+    for (QString& a : arguments)
+      a.replace("@EXP", config)
+          .replace("@DIR", dir.filePath("report"))
+          .replace("@BADPRESET", preset.fileName());
     const CliOutcome o = runCli(arguments);
     QVERIFY2(o.exitCode == 2, qPrintable(QString::number(o.exitCode) + ": " + o.err));
     QVERIFY2(o.err.contains(expected), qPrintable(o.err));

@@ -1,11 +1,10 @@
 // `epsilonlab-cli train` as a user runs it: a tiny run printing one JSON line per
 // evaluation and writing --out and --csv; --config with flags overriding it; the same output
 // with 1 and 2 threads; exit status 2 with the field named for bad flags, values and files.
-#include <QtTest>
-
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QtTest>
 #ifdef EPSILON_HAVE_PLOT
 #include <QImage>
 #endif
@@ -25,9 +24,29 @@ CliOutcome runCli(const QStringList& arguments) {
 
 // A two-class circle of 400 points, an MLP 2-8-2, 20 DP-SGD steps, evaluated every 10.
 QStringList tinyRun() {
-  return {"--dataset", "circle", "--data-size", "400", "--hidden", "8", "--batch-size", "32", "--steps", "20",
-          "--eval-every", "10", "--no-epoch-eval", "--seed", "3", "--noise-multiplier", "1.1", "--clip-norm", "1",
-          "--optimizer", "momentum", "--lr", "0.1"};
+  return {"--dataset",
+          "circle",
+          "--data-size",
+          "400",
+          "--hidden",
+          "8",
+          "--batch-size",
+          "32",
+          "--steps",
+          "20",
+          "--eval-every",
+          "10",
+          "--no-epoch-eval",
+          "--seed",
+          "3",
+          "--noise-multiplier",
+          "1.1",
+          "--clip-norm",
+          "1",
+          "--optimizer",
+          "momentum",
+          "--lr",
+          "0.1"};
 }
 
 }  // namespace
@@ -43,7 +62,8 @@ class TestCliTrain : public QObject {
     // Built without the GUI: no plot tool, and --plot says so before training.
     const CliOutcome missing = runCli(tinyRun() + QStringList{"--quiet", "--plot", png});
     QCOMPARE(missing.exitCode, 2);
-    QVERIFY2(missing.err.contains("epsilonlab-plot") && missing.err.contains("EPSILON_BUILD_GUI"), qPrintable(missing.err));
+    QVERIFY2(missing.err.contains("epsilonlab-plot") && missing.err.contains("EPSILON_BUILD_GUI"),
+             qPrintable(missing.err));
     QVERIFY(!QFile::exists(png));
 #else
     QVERIFY2(runCli(tinyRun() + QStringList{"--quiet", "--plot", png}).exitCode == 0, "png");
@@ -70,8 +90,9 @@ class TestCliTrain : public QObject {
     for (int i = 0; i < 3; ++i) {
       const QJsonObject& line = lines[i];
       QCOMPARE(line["step"].toInt(), 10 * i);
-      for (const char* key : {"epoch", "train_loss", "test_accuracy", "test_loss", "epsilon", "delta", "accountant",
-                              "sampling", "sigma", "clip_norm", "fraction_clipped", "gradient_norm"}) {
+      for (const char* key :
+           {"epoch", "train_loss", "test_accuracy", "test_loss", "epsilon", "delta", "accountant",
+            "sampling", "sigma", "clip_norm", "fraction_clipped", "gradient_norm"}) {
         QVERIFY2(line.contains(key), key);
       }
       QVERIFY(line["epsilon"].toDouble() > previousEpsilon);
@@ -88,14 +109,16 @@ class TestCliTrain : public QObject {
     QCOMPARE(run["status"].toString(), QString("done"));
     QCOMPARE(run["history"].toArray().size(), 3);
     QCOMPARE(run["experiment"].toObject()["training"].toObject()["steps"].toInt(), 20);
-    QCOMPARE(run["history"].toArray()[2].toObject()["epsilon"].toDouble(), lines[2]["epsilon"].toDouble());
+    QCOMPARE(run["history"].toArray()[2].toObject()["epsilon"].toDouble(),
+             lines[2]["epsilon"].toDouble());
 
     QFile table(csv);
     QVERIFY(table.open(QIODevice::ReadOnly));
     const QStringList rows = QString::fromUtf8(table.readAll()).split('\n', Qt::SkipEmptyParts);
     QCOMPARE(rows.size(), 4);
     QVERIFY2(rows[0].startsWith("run,total_steps,step,epoch,"), qPrintable(rows[0]));
-    QVERIFY(!QDir(dir.path()).entryList(QDir::Files).join(' ').contains(".tmp"));  // no temporary left
+    QVERIFY(
+        !QDir(dir.path()).entryList(QDir::Files).join(' ').contains(".tmp"));  // no temporary left
   }
 
   void sameOutputWithOneAndTwoThreads() {
@@ -122,13 +145,14 @@ class TestCliTrain : public QObject {
                    "privacy": {"privatizer": "tanh", "tanh_c": 0.5, "noise_multiplier": 2.0},
                    "training": {"steps": 7, "lot_size": 16}})");
     file.close();
-    const CliOutcome shown = runCli({"--config", path, "--noise-multiplier", "3", "--print-config"});
+    const CliOutcome shown =
+        runCli({"--config", path, "--noise-multiplier", "3", "--print-config"});
     QCOMPARE(shown.exitCode, 0);
     const QJsonObject config = shown.jsonLines().value(0);
     QCOMPARE(config["privacy"].toObject()["noise_multiplier"].toDouble(), 3.0);  // the flag wins
     QCOMPARE(config["privacy"].toObject()["tanh_c"].toDouble(), 0.5);            // the file's value
     QCOMPARE(config["training"].toObject()["steps"].toInt(), 7);
-    QCOMPARE(config["model"].toObject()["preset"].toString(), QString("mlp"));   // the default
+    QCOMPARE(config["model"].toObject()["preset"].toString(), QString("mlp"));  // the default
     // Trained: the tanh filter shows its nominal ε, labelled, beside the honest one.
     const CliOutcome trained = runCli({"--config", path, "--hidden", "4"});
     QVERIFY2(trained.exitCode == 0, qPrintable(trained.err));
@@ -141,15 +165,19 @@ class TestCliTrain : public QObject {
   void badInputExitsTwoNamingTheField_data() {
     QTest::addColumn<QStringList>("arguments");
     QTest::addColumn<QString>("named");
-    QTest::newRow("negative sigma") << QStringList{"--noise-multiplier", "-1"} << "noise_multiplier";
+    QTest::newRow("negative sigma")
+        << QStringList{"--noise-multiplier", "-1"} << "noise_multiplier";
     QTest::newRow("not a number") << QStringList{"--lr", "fast"} << "--lr";
-    QTest::newRow("lot larger than data") << QStringList{"--dataset", "circle", "--data-size", "100", "--batch-size", "500"} << "lot_size";
+    QTest::newRow("lot larger than data")
+        << QStringList{"--dataset", "circle", "--data-size", "100", "--batch-size", "500"}
+        << "lot_size";
     QTest::newRow("unknown flag") << QStringList{"--learning-rate", "0.1"} << "learning-rate";
     QTest::newRow("unknown optimizer") << QStringList{"--optimizer", "lion"} << "--optimizer";
     QTest::newRow("unknown privatizer") << QStringList{"--privatizer", "laplace"} << "--privatizer";
     QTest::newRow("unknown data set") << QStringList{"--dataset", "no-such-set"} << "no-such-set";
     QTest::newRow("threads 0") << QStringList{"--threads", "0"} << "--threads";
-    QTest::newRow("micro-batch > lot") << QStringList{"--microbatch-size", "300"} << "microbatch_size";
+    QTest::newRow("micro-batch > lot")
+        << QStringList{"--microbatch-size", "300"} << "microbatch_size";
     QTest::newRow("stray argument") << QStringList{"extra"} << "extra";
   }
   void badInputExitsTwoNamingTheField() {
@@ -171,8 +199,10 @@ class TestCliTrain : public QObject {
       QCOMPARE(o->exitCode, 0);
       QVERIFY(o->jsonLines().size() >= 2);
     }
-    QCOMPARE(seededA.jsonLines().last()["train_loss"].toDouble(), seededB.jsonLines().last()["train_loss"].toDouble());
-    QVERIFY(secureA.jsonLines().last()["train_loss"].toDouble() != secureB.jsonLines().last()["train_loss"].toDouble());
+    QCOMPARE(seededA.jsonLines().last()["train_loss"].toDouble(),
+             seededB.jsonLines().last()["train_loss"].toDouble());
+    QVERIFY(secureA.jsonLines().last()["train_loss"].toDouble() !=
+            secureB.jsonLines().last()["train_loss"].toDouble());
     QVERIFY2(secureA.err.contains("NOT reproducible"), qPrintable(secureA.err));
     QVERIFY(!seededA.err.contains("NOT reproducible"));
     const CliOutcome config = runCli(tinyRun() + QStringList{"--secure-noise", "--print-config"});
@@ -185,13 +215,26 @@ class TestCliTrain : public QObject {
   void badConfigFilesExitTwo_data() {
     QTest::addColumn<QByteArray>("content");
     QTest::addColumn<QString>("named");
-    QTest::newRow("unknown key") << QByteArray(R"({"format": "epsilonlab-experiment", "version": 1, "privacy": {"noise": 1}})") << "privacy.noise";
-    QTest::newRow("unknown section") << QByteArray(R"({"format": "epsilonlab-experiment", "version": 1, "extras": {}})") << "extras";
-    QTest::newRow("wrong type") << QByteArray(R"({"format": "epsilonlab-experiment", "version": 1, "training": {"lot_size": "big"}})") << "training.lot_size";
-    QTest::newRow("newer version") << QByteArray(R"({"format": "epsilonlab-experiment", "version": 2})") << "version";
-    QTest::newRow("wrong format") << QByteArray(R"({"format": "epsilonlab-session", "version": 1})") << "format";
+    QTest::newRow("unknown key")
+        << QByteArray(
+               R"({"format": "epsilonlab-experiment", "version": 1, "privacy": {"noise": 1}})")
+        << "privacy.noise";
+    QTest::newRow("unknown section")
+        << QByteArray(R"({"format": "epsilonlab-experiment", "version": 1, "extras": {}})")
+        << "extras";
+    QTest::newRow("wrong type")
+        << QByteArray(
+               R"({"format": "epsilonlab-experiment", "version": 1, "training": {"lot_size": "big"}})")
+        << "training.lot_size";
+    QTest::newRow("newer version")
+        << QByteArray(R"({"format": "epsilonlab-experiment", "version": 2})") << "version";
+    QTest::newRow("wrong format") << QByteArray(R"({"format": "epsilonlab-session", "version": 1})")
+                                  << "format";
     QTest::newRow("not JSON") << QByteArray("{\"format\": ") << "not valid JSON";
-    QTest::newRow("bad value") << QByteArray(R"({"format": "epsilonlab-experiment", "version": 1, "privacy": {"delta": 2}})") << "privacy.delta";
+    QTest::newRow("bad value")
+        << QByteArray(
+               R"({"format": "epsilonlab-experiment", "version": 1, "privacy": {"delta": 2}})")
+        << "privacy.delta";
   }
   void badConfigFilesExitTwo() {
     QFETCH(QByteArray, content);

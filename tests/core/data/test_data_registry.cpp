@@ -1,5 +1,5 @@
-// The data set registry: built-in names, fashion-mnist (installed by scripts/install-deps), EPSILONLAB_DATA
-// folders, folder paths, and the errors for unknown names and bad options.
+// The data set registry: built-in names, fashion-mnist (installed by scripts/install-deps),
+// EPSILONLAB_DATA folders, folder paths, and the errors for unknown names and bad options.
 #include <QTemporaryDir>
 #include <QTest>
 #include <algorithm>

@@ -24,8 +24,10 @@ class TestOptimizers : public QObject {
     return {first, theta};
   }
   static void expectNear(const Vector& got, double a, double b, double tol = 2e-6) {
-    QVERIFY2(std::abs(got[0] - a) < tol, qPrintable(QString("θ[0] = %1, expected %2").arg(got[0], 0, 'g', 9).arg(a)));
-    QVERIFY2(std::abs(got[1] - b) < tol, qPrintable(QString("θ[1] = %1, expected %2").arg(got[1], 0, 'g', 9).arg(b)));
+    QVERIFY2(std::abs(got[0] - a) < tol,
+             qPrintable(QString("θ[0] = %1, expected %2").arg(got[0], 0, 'g', 9).arg(a)));
+    QVERIFY2(std::abs(got[1] - b) < tol,
+             qPrintable(QString("θ[1] = %1, expected %2").arg(got[1], 0, 'g', 9).arg(b)));
   }
 
  private Q_SLOTS:
@@ -46,7 +48,8 @@ class TestOptimizers : public QObject {
   void nesterov() {
     // θ₁ = θ₀ − 0.1·(g₁ + 0.9·v₁) = θ₀ − 0.19·g₁ = (0.905, −1.81);
     // θ₂ = θ₁ − 0.1·(g₂ + 0.9·(0.2, 1.1)) = θ₁ − 0.1·(−0.07, 2.99) = (0.912, −2.109).
-    const auto [first, second] = twoSteps({.kind = OptimizerKind::Momentum, .momentum = 0.9, .nesterov = true});
+    const auto [first, second] =
+        twoSteps({.kind = OptimizerKind::Momentum, .momentum = 0.9, .nesterov = true});
     expectNear(first, 0.905, -1.81);
     expectNear(second, 0.912, -2.109);
   }
@@ -91,11 +94,13 @@ class TestOptimizers : public QObject {
     } catch (const epsilon::ConfigError& e) {
       QVERIFY(QString(e.what()).contains("optimizer.momentum"));
     }
-    QVERIFY_THROWS_EXCEPTION(epsilon::ConfigError, makeOptimizer({.kind = OptimizerKind::Adam, .beta2 = -0.1}, 2));
+    QVERIFY_THROWS_EXCEPTION(epsilon::ConfigError,
+                             makeOptimizer({.kind = OptimizerKind::Adam, .beta2 = -0.1}, 2));
   }
 
   void namesRoundTrip() {
-    for (const auto& name : optimizerNames()) QCOMPARE(optimizerName(parseOptimizerKind(name)), name);
+    for (const auto& name : optimizerNames())
+      QCOMPARE(optimizerName(parseOptimizerKind(name)), name);
     try {
       parseOptimizerKind("adamw");
       QFAIL("adamw accepted");

@@ -2,7 +2,6 @@
 // Uniform(0, 2), whose γ-quantile is 2γ: the clip norm must settle there from far below and
 // far above, with the geometric and the linear update, and the noise split must follow Thm. 1.
 #include <QtTest>
-
 #include <cmath>
 
 #include "core/common/errors.h"
@@ -35,7 +34,9 @@ double settledClipNorm(const PrivatizerOptions& options, int steps) {
       const double clipped = std::sqrt(static_cast<double>(sq(i, 0))) * weights(i, 0);
       if (clipped > privatizer->clipNorm() * (1 + 1e-6)) return -1.0;
     }
-    privatizer->endStep(stats, static_cast<double>(kUnits), PhiloxStream(3, RandomPurpose::ClipCountNoise, static_cast<std::uint32_t>(t)));
+    privatizer->endStep(
+        stats, static_cast<double>(kUnits),
+        PhiloxStream(3, RandomPurpose::ClipCountNoise, static_cast<std::uint32_t>(t)));
     if (t >= steps * 3 / 4) {
       sum += privatizer->clipNorm();
       ++counted;
@@ -55,9 +56,12 @@ class TestAdaptiveClipping : public QObject {
     QTest::addColumn<double>("initial");
     QTest::addColumn<int>("policy");
     QTest::addColumn<double>("rate");
-    QTest::newRow("geometric median from below") << 0.5 << 0.01 << int(ClipUpdatePolicy::Geometric) << 0.2;
-    QTest::newRow("geometric median from above") << 0.5 << 50.0 << int(ClipUpdatePolicy::Geometric) << 0.2;
-    QTest::newRow("geometric 0.9 (MindArmour's γ)") << 0.9 << 0.1 << int(ClipUpdatePolicy::Geometric) << 0.2;
+    QTest::newRow("geometric median from below")
+        << 0.5 << 0.01 << int(ClipUpdatePolicy::Geometric) << 0.2;
+    QTest::newRow("geometric median from above")
+        << 0.5 << 50.0 << int(ClipUpdatePolicy::Geometric) << 0.2;
+    QTest::newRow("geometric 0.9 (MindArmour's γ)")
+        << 0.9 << 0.1 << int(ClipUpdatePolicy::Geometric) << 0.2;
     QTest::newRow("linear median") << 0.5 << 0.1 << int(ClipUpdatePolicy::Linear) << 0.05;
     QTest::newRow("linear 0.2 from above") << 0.2 << 3.0 << int(ClipUpdatePolicy::Linear) << 0.05;
   }
@@ -75,7 +79,10 @@ class TestAdaptiveClipping : public QObject {
     QVERIFY2(settled > 0, "a weight let a unit exceed the clip norm");
     const double quantile = 2.0 * target;  // of Uniform(0, 2)
     QVERIFY2(std::abs(settled / quantile - 1.0) < 0.05,
-             qPrintable(QString("settled at %1, the %2-quantile is %3").arg(settled).arg(target).arg(quantile)));
+             qPrintable(QString("settled at %1, the %2-quantile is %3")
+                            .arg(settled)
+                            .arg(target)
+                            .arg(quantile)));
   }
 
   void noiseSplitFollowsTheorem1() {
@@ -84,10 +91,12 @@ class TestAdaptiveClipping : public QObject {
     QCOMPARE(privatizer->countNoiseStddev(), 12.8);
     QVERIFY(std::abs(privatizer->gradientNoiseMultiplier(1.1) - 1.1010169) < 1e-6);
     // MindArmour's fraction_stddev 0.01 means σ_b = 0.01·256 = 2.56.
-    auto fraction = makePrivatizer({.kind = PrivatizerKind::Adaptive, .fractionStddev = 0.01}, {{0, 10}}, 256.0);
+    auto fraction = makePrivatizer({.kind = PrivatizerKind::Adaptive, .fractionStddev = 0.01},
+                                   {{0, 10}}, 256.0);
     QVERIFY(qFuzzyCompare(fraction->countNoiseStddev(), 2.56));
     // 2σ_b ≤ σ leaves nothing for the gradient: refused, naming the field.
-    auto tooSmall = makePrivatizer({.kind = PrivatizerKind::Adaptive, .clipCountStddev = 0.5}, {{0, 10}}, 256.0);
+    auto tooSmall = makePrivatizer({.kind = PrivatizerKind::Adaptive, .clipCountStddev = 0.5},
+                                   {{0, 10}}, 256.0);
     try {
       tooSmall->gradientNoiseMultiplier(1.1);
       QFAIL("2σ_b < σ accepted");

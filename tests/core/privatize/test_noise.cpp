@@ -1,10 +1,9 @@
 // The gradient noise: standard normal draws with mean 0 and standard deviation 1 (and σ·S
 // after scaling) by statistical tests over many draws with a fixed seed, reproducible by
 // index and independent of the thread count.
-#include <QtTest>
-
 #include <tbb/task_arena.h>
 
+#include <QtTest>
 #include <algorithm>
 #include <cmath>
 #include <vector>

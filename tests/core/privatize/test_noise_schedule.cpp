@@ -1,6 +1,5 @@
 // σ_t of each noise schedule against values worked out by hand (σ₀ = 2, ρ = 0.1).
 #include <QtTest>
-
 #include <cmath>
 
 #include "core/common/errors.h"
@@ -37,7 +36,8 @@ class TestNoiseSchedule : public QObject {
   }
 
   void exponential() {
-    // σ₀e^(−ρt): 2/e = 0.7357588823 at t = 10, 2e^(−0.05) = 1.9024588490 at t = 0.5/ρ... t = 1: 2e^(−0.1).
+    // σ₀e^(−ρt): 2/e = 0.7357588823 at t = 10, 2e^(−0.05) = 1.9024588490 at t = 0.5/ρ... t = 1:
+    // 2e^(−0.1).
     const NoiseSchedule s{.initial = 2.0, .decay = NoiseDecay::Exp, .rate = 0.1};
     QVERIFY(qFuzzyCompare(s.sigmaAt(10), 0.7357588823428847));
     QVERIFY(qFuzzyCompare(s.sigmaAt(1), 1.8096748360719193));

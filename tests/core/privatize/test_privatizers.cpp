@@ -2,7 +2,6 @@
 // norms span far below to far above the bound: clipped norms never exceed C, small
 // gradients pass unchanged, tanh is bounded by c element-wise, both clipping paths agree.
 #include <QtTest>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -22,8 +21,10 @@ GradientMatrix syntheticGradients() {
   const PhiloxStream stream(11, RandomPurpose::Test);
   GradientMatrix g(64, 1000);
   for (Eigen::Index i = 0; i < g.rows(); ++i) {
-    for (Eigen::Index j = 0; j < g.cols(); ++j) g(i, j) = static_cast<float>(stream.normal(static_cast<std::uint64_t>(i * 1000 + j)));
-    g.row(i) *= static_cast<float>(std::pow(10.0, (static_cast<double>(i) - 32.5) / 8.0) / g.row(i).norm());
+    for (Eigen::Index j = 0; j < g.cols(); ++j)
+      g(i, j) = static_cast<float>(stream.normal(static_cast<std::uint64_t>(i * 1000 + j)));
+    g.row(i) *=
+        static_cast<float>(std::pow(10.0, (static_cast<double>(i) - 32.5) / 8.0) / g.row(i).norm());
   }
   return g;
 }
@@ -34,7 +35,8 @@ GradientMatrix groupSquaredNorms(const GradientMatrix& g) {
   GradientMatrix sq(g.rows(), static_cast<Eigen::Index>(kSlices.size()));
   for (Eigen::Index i = 0; i < g.rows(); ++i) {
     for (std::size_t l = 0; l < kSlices.size(); ++l) {
-      sq(i, static_cast<Eigen::Index>(l)) = g.row(i).segment(kSlices[l].offset, kSlices[l].size).squaredNorm();
+      sq(i, static_cast<Eigen::Index>(l)) =
+          g.row(i).segment(kSlices[l].offset, kSlices[l].size).squaredNorm();
     }
   }
   return sq;
@@ -55,12 +57,14 @@ class TestPrivatizers : public QObject {
     privatizer->privatizeRows(GradientRows(g.data(), g.rows(), g.cols()), stats);
     for (Eigen::Index i = 0; i < g.rows(); ++i) {
       const double normBefore = before.row(i).norm();
-      QVERIFY2(g.row(i).norm() <= c * (1 + 1e-6), qPrintable(QString("row %1 norm %2").arg(i).arg(g.row(i).norm())));
+      QVERIFY2(g.row(i).norm() <= c * (1 + 1e-6),
+               qPrintable(QString("row %1 norm %2").arg(i).arg(g.row(i).norm())));
       if (normBefore <= c) {
         QVERIFY(g.row(i) == before.row(i));  // untouched, bit for bit
       } else {
         QVERIFY(std::abs(g.row(i).norm() - c) < 1e-5);
-        QVERIFY(std::abs(g.row(i).normalized().dot(before.row(i).normalized()) - 1.0f) < 1e-5);  // same direction
+        QVERIFY(std::abs(g.row(i).normalized().dot(before.row(i).normalized()) - 1.0f) <
+                1e-5);  // same direction
       }
     }
     QCOMPARE(stats.units, 64LL);
@@ -71,7 +75,8 @@ class TestPrivatizers : public QObject {
   void fastPathMatchesRows() {
     // Weights from group norms applied to the rows equal clipping the rows themselves.
     for (bool perLayer : {false, true}) {
-      auto privatizer = makePrivatizer({.kind = PrivatizerKind::Clip, .clipNorm = 0.7, .perLayer = perLayer}, kSlices, 64);
+      auto privatizer = makePrivatizer(
+          {.kind = PrivatizerKind::Clip, .clipNorm = 0.7, .perLayer = perLayer}, kSlices, 64);
       const GradientMatrix g = syntheticGradients();
       GradientMatrix weights;
       PrivatizeStats fast, rows;
@@ -83,7 +88,9 @@ class TestPrivatizers : public QObject {
         for (std::size_t l = 0; l < kSlices.size(); ++l) {
           const float w = weights(i, perLayer ? static_cast<Eigen::Index>(l) : 0);
           const auto& s = kSlices[l];
-          const float diff = (clipped.row(i).segment(s.offset, s.size) - w * g.row(i).segment(s.offset, s.size)).norm();
+          const float diff =
+              (clipped.row(i).segment(s.offset, s.size) - w * g.row(i).segment(s.offset, s.size))
+                  .norm();
           QVERIFY(diff <= 1e-6f * std::max(1.0f, g.row(i).norm()));
         }
       }
@@ -96,20 +103,23 @@ class TestPrivatizers : public QObject {
   void perLayerBoundsEachLayerAndTotal() {
     // C = 1.5 over G = 3 layers: each layer ≤ 1.5/√3, the whole gradient ≤ 1.5.
     const double c = 1.5, layerBound = c / std::sqrt(3.0);
-    auto privatizer = makePrivatizer({.kind = PrivatizerKind::Clip, .clipNorm = c, .perLayer = true}, kSlices, 64);
+    auto privatizer = makePrivatizer(
+        {.kind = PrivatizerKind::Clip, .clipNorm = c, .perLayer = true}, kSlices, 64);
     GradientMatrix g = syntheticGradients();
     PrivatizeStats stats;
     privatizer->privatizeRows(GradientRows(g.data(), g.rows(), g.cols()), stats);
     for (Eigen::Index i = 0; i < g.rows(); ++i) {
       QVERIFY(g.row(i).norm() <= c * (1 + 1e-6));
-      for (const auto& s : kSlices) QVERIFY(g.row(i).segment(s.offset, s.size).norm() <= layerBound * (1 + 1e-6));
+      for (const auto& s : kSlices)
+        QVERIFY(g.row(i).segment(s.offset, s.size).norm() <= layerBound * (1 + 1e-6));
     }
     QVERIFY(stats.clipped >= 31);
   }
 
   void tanhIsBoundedByCElementwise() {
     const double c = 2.0, k = 0.5;
-    auto privatizer = makePrivatizer({.kind = PrivatizerKind::Tanh, .tanhScale = c, .tanhActiveRange = k}, kSlices, 64);
+    auto privatizer = makePrivatizer(
+        {.kind = PrivatizerKind::Tanh, .tanhScale = c, .tanhActiveRange = k}, kSlices, 64);
     QVERIFY(privatizer->needsMaterialisedGradients());
     const GradientMatrix before = syntheticGradients();
     GradientMatrix g = before;
@@ -129,7 +139,8 @@ class TestPrivatizers : public QObject {
     QCOMPARE(privatizer->sensitivity(), c);
     QVERIFY(qFuzzyCompare(privatizer->honestSensitivity(), c * std::sqrt(1000.0)));
     GradientMatrix weights;
-    QVERIFY_THROWS_EXCEPTION(std::logic_error, privatizer->clipWeights(groupSquaredNorms(before), weights, stats));
+    QVERIFY_THROWS_EXCEPTION(std::logic_error,
+                             privatizer->clipWeights(groupSquaredNorms(before), weights, stats));
   }
 
   void noneLeavesGradients() {

@@ -1,6 +1,5 @@
 // Sweeps expand to every combination, name bad parameters and values, and shard exactly.
 #include <QTest>
-
 #include <set>
 
 #include "core/common/errors.h"
@@ -15,7 +14,8 @@ class TestSweep : public QObject {
   void twoAxesGiveEveryCombination() {
     ExperimentConfig base;
     base.dataset.name = "circle";
-    const auto points = expandSweep(base, {{"noise_multiplier", {"0.5", "1", "2"}}, {"optimizer", {"sgd", "adam"}}});
+    const auto points = expandSweep(
+        base, {{"noise_multiplier", {"0.5", "1", "2"}}, {"optimizer", {"sgd", "adam"}}});
     QCOMPARE(points.size(), std::size_t{6});
     QCOMPARE(points[0].config.privacy.noise.initial, 0.5);
     QCOMPARE(points[1].config.optimizer.options.kind, optim::OptimizerKind::Adam);

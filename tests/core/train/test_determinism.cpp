@@ -2,10 +2,9 @@
 // 2 (DESIGN.md, "Determinism"), for the fast clipping path on a CNN, the materialised tanh
 // path, and adaptive clipping with micro-batches and shuffled batches; directly in task
 // arenas and through the JobRunner.
-#include <QtTest>
-
 #include <tbb/task_arena.h>
 
+#include <QtTest>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -45,7 +44,9 @@ ExperimentConfig baseConfig() {
   return c;
 }
 
-bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+bool sameBits(double a, double b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
 
 // Every field of every event except the wall-clock time, bit for bit.
 QString historyDifference(const RunResult& a, const RunResult& b) {
@@ -53,18 +54,25 @@ QString historyDifference(const RunResult& a, const RunResult& b) {
   for (std::size_t i = 0; i < a.history.size(); ++i) {
     const ProgressEvent& x = a.history[i];
     const ProgressEvent& y = b.history[i];
-    const std::pair<double, double> fields[] = {
-        {x.trainLoss, y.trainLoss}, {x.testAccuracy, y.testAccuracy}, {x.testLoss, y.testLoss},
-        {x.privacy.epsilon, y.privacy.epsilon}, {x.sigma, y.sigma}, {x.clipNorm, y.clipNorm},
-        {x.fractionClipped, y.fractionClipped}, {x.meanGradientNorm, y.meanGradientNorm}, {x.epoch, y.epoch}};
+    const std::pair<double, double> fields[] = {{x.trainLoss, y.trainLoss},
+                                                {x.testAccuracy, y.testAccuracy},
+                                                {x.testLoss, y.testLoss},
+                                                {x.privacy.epsilon, y.privacy.epsilon},
+                                                {x.sigma, y.sigma},
+                                                {x.clipNorm, y.clipNorm},
+                                                {x.fractionClipped, y.fractionClipped},
+                                                {x.meanGradientNorm, y.meanGradientNorm},
+                                                {x.epoch, y.epoch}};
     for (const auto& [u, v] : fields) {
-      if (!sameBits(u, v)) return QString("event %1: %2 vs %3").arg(i).arg(u, 0, 'g', 17).arg(v, 0, 'g', 17);
+      if (!sameBits(u, v))
+        return QString("event %1: %2 vs %3").arg(i).arg(u, 0, 'g', 17).arg(v, 0, 'g', 17);
     }
     if (x.step != y.step) return QString("event %1: step").arg(i);
   }
   const auto& p = a.model->parameters();
   const auto& q = b.model->parameters();
-  if (p.size() != q.size() || std::memcmp(p.data(), q.data(), sizeof(float) * static_cast<std::size_t>(p.size())) != 0) {
+  if (p.size() != q.size() ||
+      std::memcmp(p.data(), q.data(), sizeof(float) * static_cast<std::size_t>(p.size())) != 0) {
     return "final parameters differ";
   }
   return {};
@@ -177,7 +185,8 @@ class TestDeterminism : public QObject {
                                   cancel = true;
                                 },
                                 &cancel);
-    const std::chrono::duration<double> afterCancel = std::chrono::steady_clock::now() - cancelledAt;
+    const std::chrono::duration<double> afterCancel =
+        std::chrono::steady_clock::now() - cancelledAt;
     QCOMPARE(runStatusName(r.status), std::string("cancelled"));
     QCOMPARE(r.message, std::string("cancelled after step 1"));
     QVERIFY2(afterCancel.count() < 1.0, qPrintable(QString::number(afterCancel.count())));

@@ -47,30 +47,42 @@ class TestExperimentConfig : public QObject {
   void impossibleValuesNameTheirField_data() {
     QTest::addColumn<QString>("field");
     QTest::addColumn<QString>("message");
-    QTest::newRow("negative sigma") << "privacy.noise_multiplier" << errorOf([](auto& c) { c.privacy.noise.initial = -1.0; });
-    QTest::newRow("zero clip") << "privacy.clip_norm" << errorOf([](auto& c) { c.privacy.privatizer.clipNorm = 0.0; });
+    QTest::newRow("negative sigma")
+        << "privacy.noise_multiplier" << errorOf([](auto& c) { c.privacy.noise.initial = -1.0; });
+    QTest::newRow("zero clip") << "privacy.clip_norm"
+                               << errorOf([](auto& c) { c.privacy.privatizer.clipNorm = 0.0; });
     QTest::newRow("delta 1") << "privacy.delta" << errorOf([](auto& c) { c.privacy.delta = 1.0; });
-    QTest::newRow("micro-batch 0") << "privacy.microbatch_size" << errorOf([](auto& c) { c.privacy.microbatchSize = 0; });
-    QTest::newRow("micro-batch > lot") << "privacy.microbatch_size" << errorOf([](auto& c) { c.privacy.microbatchSize = 512; });
-    QTest::newRow("lot 0") << "training.lot_size" << errorOf([](auto& c) { c.training.lotSize = 0; });
-    QTest::newRow("epochs 0") << "training.epochs" << errorOf([](auto& c) { c.training.epochs = 0.0; });
-    QTest::newRow("negative steps") << "training.steps" << errorOf([](auto& c) { c.training.steps = -5; });
-    QTest::newRow("lr 0") << "optimizer.learning_rate" << errorOf([](auto& c) { c.optimizer.learningRate = 0.0; });
-    QTest::newRow("momentum 1") << "optimizer.momentum" << errorOf([](auto& c) { c.optimizer.options.momentum = 1.0; });
+    QTest::newRow("micro-batch 0")
+        << "privacy.microbatch_size" << errorOf([](auto& c) { c.privacy.microbatchSize = 0; });
+    QTest::newRow("micro-batch > lot")
+        << "privacy.microbatch_size" << errorOf([](auto& c) { c.privacy.microbatchSize = 512; });
+    QTest::newRow("lot 0") << "training.lot_size"
+                           << errorOf([](auto& c) { c.training.lotSize = 0; });
+    QTest::newRow("epochs 0") << "training.epochs"
+                              << errorOf([](auto& c) { c.training.epochs = 0.0; });
+    QTest::newRow("negative steps")
+        << "training.steps" << errorOf([](auto& c) { c.training.steps = -5; });
+    QTest::newRow("lr 0") << "optimizer.learning_rate"
+                          << errorOf([](auto& c) { c.optimizer.learningRate = 0.0; });
+    QTest::newRow("momentum 1") << "optimizer.momentum"
+                                << errorOf([](auto& c) { c.optimizer.options.momentum = 1.0; });
     QTest::newRow("decay period") << "optimizer.lr_decay_epochs" << errorOf([](auto& c) {
       c.optimizer.lrDecay = optim::LearningRateDecay::Step;
       c.optimizer.lrDecayEpochs = 0.0;
     });
-    QTest::newRow("unknown preset") << "model.preset" << errorOf([](auto& c) { c.model.preset = "resnet"; });
-    QTest::newRow("zero width") << "model.hidden" << errorOf([](auto& c) { c.model.hiddenWidths = {0}; });
+    QTest::newRow("unknown preset")
+        << "model.preset" << errorOf([](auto& c) { c.model.preset = "resnet"; });
+    QTest::newRow("zero width") << "model.hidden"
+                                << errorOf([](auto& c) { c.model.hiddenWidths = {0}; });
     QTest::newRow("step decay rate 1") << "privacy.noise_decay_rate" << errorOf([](auto& c) {
       c.privacy.noise.decay = privacy::NoiseDecay::Step;
       c.privacy.noise.rate = 1.0;
     });
-    QTest::newRow("adaptive count noise too small") << "privacy.clip_count_stddev" << errorOf([](auto& c) {
-      c.privacy.privatizer.kind = privacy::PrivatizerKind::Adaptive;
-      c.privacy.privatizer.clipCountStddev = 0.4;
-    });
+    QTest::newRow("adaptive count noise too small")
+        << "privacy.clip_count_stddev" << errorOf([](auto& c) {
+             c.privacy.privatizer.kind = privacy::PrivatizerKind::Adaptive;
+             c.privacy.privatizer.clipCountStddev = 0.4;
+           });
   }
   void impossibleValuesNameTheirField() {
     QFETCH(QString, field);

@@ -1,7 +1,6 @@
 // JobRunner: several runs at once, progress from worker threads, cancellation of a queued
 // run (at once), of a running run (within one step), of all runs, and by the destructor.
 #include <QtTest>
-
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -52,11 +51,14 @@ class TestJobRunner : public QObject {
     for (int i = 0; i < 4; ++i) {
       ExperimentConfig c = quick(20);
       c.training.seed = static_cast<std::uint64_t>(i + 1);
-      ids.push_back(runner.submit(c, [&](const ProgressEvent& e) {
-        if (e.kind == EventKind::Evaluation) ++evaluations;
-        const std::lock_guard lock(mutex);
-        seen.insert(e.runId);
-      }, circle()));
+      ids.push_back(runner.submit(
+          c,
+          [&](const ProgressEvent& e) {
+            if (e.kind == EventKind::Evaluation) ++evaluations;
+            const std::lock_guard lock(mutex);
+            seen.insert(e.runId);
+          },
+          circle()));
     }
     QCOMPARE(ids, (std::vector<RunId>{1, 2, 3, 4}));
     runner.waitAll();
@@ -67,7 +69,8 @@ class TestJobRunner : public QObject {
     QCOMPARE(evaluations.load(), 4 * 21);
     QCOMPARE(seen.size(), std::size_t(4));
     // Different seeds, different runs.
-    QVERIFY(runner.result(1)->history.back().trainLoss != runner.result(2)->history.back().trainLoss);
+    QVERIFY(runner.result(1)->history.back().trainLoss !=
+            runner.result(2)->history.back().trainLoss);
     QVERIFY(runner.release(1));
     QVERIFY_THROWS_EXCEPTION(std::out_of_range, runner.status(1));
   }
@@ -79,19 +82,22 @@ class TestJobRunner : public QObject {
     std::atomic<RunId> id{0};
     std::atomic<bool> asked{false};
     std::atomic<bool> accepted{false};
-    const RunId submitted = runner.submit(quick(1000), [&](const ProgressEvent& e) {
-      if (e.kind == EventKind::Evaluation && e.step == 3 && !asked.exchange(true)) {
-        while (id.load() == 0) std::this_thread::yield();
-        accepted = runner.cancel(id.load());  // from the worker thread, inside the run
-      }
-    }, circle());
+    const RunId submitted = runner.submit(
+        quick(1000),
+        [&](const ProgressEvent& e) {
+          if (e.kind == EventKind::Evaluation && e.step == 3 && !asked.exchange(true)) {
+            while (id.load() == 0) std::this_thread::yield();
+            accepted = runner.cancel(id.load());  // from the worker thread, inside the run
+          }
+        },
+        circle());
     id.store(submitted);
     const RunResult result = runner.wait(submitted);
     QVERIFY(accepted);
     QCOMPARE(result.status, RunStatus::Cancelled);
     QCOMPARE(result.history.back().step, 3LL);
     QCOMPARE(result.message, std::string("cancelled after step 3"));
-    QVERIFY(result.model != nullptr);  // a cancelled run keeps its model too
+    QVERIFY(result.model != nullptr);    // a cancelled run keeps its model too
     QVERIFY(!runner.cancel(submitted));  // already finished
   }
 
@@ -99,15 +105,21 @@ class TestJobRunner : public QObject {
     // One run at a time: the second waits in the queue and is cancelled there.
     JobRunner runner({.threads = 1, .maxConcurrentRuns = 1});
     std::atomic<bool> started{false};
-    const RunId first = runner.submit(quick(100000), [&](const ProgressEvent& e) {
-      if (e.kind == EventKind::Evaluation) started = true;
-    }, circle());
+    const RunId first = runner.submit(
+        quick(100000),
+        [&](const ProgressEvent& e) {
+          if (e.kind == EventKind::Evaluation) started = true;
+        },
+        circle());
     std::vector<RunStatus> secondStatuses;
     std::mutex mutex;
-    const RunId second = runner.submit(quick(10), [&](const ProgressEvent& e) {
-      const std::lock_guard lock(mutex);
-      secondStatuses.push_back(e.status);
-    }, circle());
+    const RunId second = runner.submit(
+        quick(10),
+        [&](const ProgressEvent& e) {
+          const std::lock_guard lock(mutex);
+          secondStatuses.push_back(e.status);
+        },
+        circle());
     while (!started) std::this_thread::yield();
     QCOMPARE(runner.status(second), RunStatus::Queued);
     QVERIFY(runner.cancel(second));
@@ -125,13 +137,16 @@ class TestJobRunner : public QObject {
     {
       JobRunner runner({.threads = 2});
       for (int i = 0; i < 3; ++i) {
-        runner.submit(quick(1000000), [&](const ProgressEvent& e) {
-          if (e.kind == EventKind::Evaluation) ++evaluations;
-          if (e.kind == EventKind::Status && isFinished(e.status)) {
-            ++finished;
-            if (e.status == RunStatus::Cancelled) ++cancelled;
-          }
-        }, circle());
+        runner.submit(
+            quick(1000000),
+            [&](const ProgressEvent& e) {
+              if (e.kind == EventKind::Evaluation) ++evaluations;
+              if (e.kind == EventKind::Status && isFinished(e.status)) {
+                ++finished;
+                if (e.status == RunStatus::Cancelled) ++cancelled;
+              }
+            },
+            circle());
       }
       while (evaluations < 5) std::this_thread::yield();
     }

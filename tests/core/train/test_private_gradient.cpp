@@ -11,7 +11,6 @@
 #endif
 
 #include <QtTest>
-
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -57,7 +56,8 @@ std::vector<int> lotOf(int size, int stride) {
 }
 
 // Every example's gradient, one row each.
-nn::Matrix<float> perExample(const nn::Model<float>& model, const data::Split& split, const std::vector<int>& lot) {
+nn::Matrix<float> perExample(const nn::Model<float>& model, const data::Split& split,
+                             const std::vector<int>& lot) {
   nn::Matrix<float> x(static_cast<Eigen::Index>(lot.size()), split.features.cols());
   std::vector<int> labels;
   for (std::size_t i = 0; i < lot.size(); ++i) {
@@ -70,7 +70,8 @@ nn::Matrix<float> perExample(const nn::Model<float>& model, const data::Split& s
 }
 
 // Reference clipping: g / max(1, ‖g‖/C) per row, or per layer with C/√G.
-Eigen::VectorXd referenceClippedSum(nn::Matrix<float> g, double c, const std::vector<privacy::ParameterSlice>& slices,
+Eigen::VectorXd referenceClippedSum(nn::Matrix<float> g, double c,
+                                    const std::vector<privacy::ParameterSlice>& slices,
                                     bool perLayer) {
   Eigen::VectorXd sum = Eigen::VectorXd::Zero(g.cols());
   for (Eigen::Index i = 0; i < g.rows(); ++i) {
@@ -79,7 +80,9 @@ Eigen::VectorXd referenceClippedSum(nn::Matrix<float> g, double c, const std::ve
       row /= std::max(1.0, row.norm() / c);
     } else {
       const double bound = c / std::sqrt(static_cast<double>(slices.size()));
-      for (const auto& s : slices) row.segment(s.offset, s.size) /= std::max(1.0, row.segment(s.offset, s.size).norm() / bound);
+      for (const auto& s : slices)
+        row.segment(s.offset, s.size) /=
+            std::max(1.0, row.segment(s.offset, s.size).norm() / bound);
     }
     sum += row;
   }
@@ -108,18 +111,20 @@ class TestPrivateGradient : public QObject {
     QFETCH(QString, preset);
     QFETCH(bool, perLayer);
     const data::Dataset& d = preset == "mlp" ? digits() : mnist();
-    const auto model = nn::buildPreset<float>(preset.toStdString(), d.shape, d.classCount(), 5, {{32}});
+    const auto model =
+        nn::buildPreset<float>(preset.toStdString(), d.shape, d.classCount(), 5, {{32}});
     const auto slices = slicesOf(model);
     const auto lot = lotOf(40, 7);
     const nn::Matrix<float> examples = perExample(model, d.train, lot);
     const double c = medianNorm(examples);  // about half the examples clipped
-    auto privatizer = privacy::makePrivatizer({.kind = privacy::PrivatizerKind::Clip, .clipNorm = c, .perLayer = perLayer},
-                                              slices, 40.0);
+    auto privatizer = privacy::makePrivatizer(
+        {.kind = privacy::PrivatizerKind::Clip, .clipNorm = c, .perLayer = perLayer}, slices, 40.0);
     PrivateGradient pipeline(model, *privatizer, 1, 40, 40.0, 9);
     Eigen::VectorXf gradient;
     const StepGradient step = pipeline.compute(d.train, lot, 0, 0.0, gradient);
     const Eigen::VectorXd expected = referenceClippedSum(examples, c, slices, perLayer) / 40.0;
-    QVERIFY2(relativeDifference(gradient, expected) < 1e-5, qPrintable(QString::number(relativeDifference(gradient, expected))));
+    QVERIFY2(relativeDifference(gradient, expected) < 1e-5,
+             qPrintable(QString::number(relativeDifference(gradient, expected))));
     QCOMPARE(step.stats.units, 40LL);
     QVERIFY(step.stats.clipped > 0 && step.stats.clipped < 40);
     QCOMPARE(step.examples, 40LL);
@@ -132,11 +137,14 @@ class TestPrivateGradient : public QObject {
     const auto model = nn::buildPreset<float>("tfp-cnn", d.shape, d.classCount(), 5);
     nn::Matrix<float> g = perExample(model, d.train, lotOf(64, 3));
     for (double c : {0.01, 0.1, 1.0, 10.0}) {
-      auto privatizer = privacy::makePrivatizer({.kind = privacy::PrivatizerKind::Clip, .clipNorm = c}, slicesOf(model), 64.0);
+      auto privatizer = privacy::makePrivatizer(
+          {.kind = privacy::PrivatizerKind::Clip, .clipNorm = c}, slicesOf(model), 64.0);
       nn::Matrix<float> clipped = g;
       privacy::PrivatizeStats stats;
-      privatizer->privatizeRows(privacy::GradientRows(clipped.data(), clipped.rows(), clipped.cols()), stats);
-      for (Eigen::Index i = 0; i < clipped.rows(); ++i) QVERIFY(clipped.row(i).norm() <= c * (1 + 1e-6));
+      privatizer->privatizeRows(
+          privacy::GradientRows(clipped.data(), clipped.rows(), clipped.cols()), stats);
+      for (Eigen::Index i = 0; i < clipped.rows(); ++i)
+        QVERIFY(clipped.row(i).norm() <= c * (1 + 1e-6));
     }
   }
 
@@ -144,14 +152,16 @@ class TestPrivateGradient : public QObject {
     const data::Dataset& d = digits();
     const auto model = nn::buildPreset<float>("mlp", d.shape, d.classCount(), 5, {{32}});
     const double c = 0.05, k = 0.02;
-    auto privatizer = privacy::makePrivatizer({.kind = privacy::PrivatizerKind::Tanh, .tanhScale = c, .tanhActiveRange = k},
-                                              slicesOf(model), 40.0);
+    auto privatizer = privacy::makePrivatizer(
+        {.kind = privacy::PrivatizerKind::Tanh, .tanhScale = c, .tanhActiveRange = k},
+        slicesOf(model), 40.0);
     PrivateGradient pipeline(model, *privatizer, 1, 40, 40.0, 9);
     const auto lot = lotOf(40, 5);
     Eigen::VectorXf gradient;
     pipeline.compute(d.train, lot, 0, 0.0, gradient);
     const nn::Matrix<float> g = perExample(model, d.train, lot);
-    const Eigen::VectorXd expected = (c * (g.cast<double>().array() / k).tanh()).colwise().sum().transpose() / 40.0;
+    const Eigen::VectorXd expected =
+        (c * (g.cast<double>().array() / k).tanh()).colwise().sum().transpose() / 40.0;
     QVERIFY(relativeDifference(gradient, expected) < 1e-4);
   }
 
@@ -160,12 +170,14 @@ class TestPrivateGradient : public QObject {
     const data::Dataset& d = digits();
     const auto model = nn::buildPreset<float>("mlp", d.shape, d.classCount(), 5, {{32}});
     const double c = 0.05;
-    auto privatizer = privacy::makePrivatizer({.kind = privacy::PrivatizerKind::Clip, .clipNorm = c}, slicesOf(model), 1.0);
+    auto privatizer = privacy::makePrivatizer(
+        {.kind = privacy::PrivatizerKind::Clip, .clipNorm = c}, slicesOf(model), 1.0);
     PrivateGradient pipeline(model, *privatizer, 32, 1, 1.0, 9);
     const auto lot = lotOf(32, 11);
     Eigen::VectorXf gradient;
     const StepGradient step = pipeline.compute(d.train, lot, 0, 0.0, gradient);
-    Eigen::VectorXd mean = perExample(model, d.train, lot).cast<double>().colwise().mean().transpose();
+    Eigen::VectorXd mean =
+        perExample(model, d.train, lot).cast<double>().colwise().mean().transpose();
     QVERIFY(mean.norm() > c);  // the test means something only if the mean is clipped
     mean /= mean.norm() / c;
     QVERIFY(relativeDifference(gradient, mean) < 1e-5);
@@ -178,11 +190,13 @@ class TestPrivateGradient : public QObject {
     const data::Dataset& d = digits();
     const auto model = nn::buildPreset<float>("mlp", d.shape, d.classCount(), 5, {{32}});
     const double c = 0.01;
-    auto privatizer = privacy::makePrivatizer({.kind = privacy::PrivatizerKind::Clip, .clipNorm = c}, slicesOf(model), 16.0);
+    auto privatizer = privacy::makePrivatizer(
+        {.kind = privacy::PrivatizerKind::Clip, .clipNorm = c}, slicesOf(model), 16.0);
     PrivateGradient pipeline(model, *privatizer, 4, 16, 16.0, 9);
     Eigen::VectorXf gradient;
     const StepGradient step = pipeline.compute(d.train, lotOf(64, 13), 2, 0.0, gradient);
-    QVERIFY(step.stats.units >= 10 && step.stats.units <= 16);  // some of the 16 slots may stay empty
+    QVERIFY(step.stats.units >= 10 &&
+            step.stats.units <= 16);  // some of the 16 slots may stay empty
     QCOMPARE(step.examples, 64LL);
     QVERIFY(gradient.norm() * 16.0 <= static_cast<double>(step.stats.units) * c * (1 + 1e-5));
   }
@@ -192,7 +206,8 @@ class TestPrivateGradient : public QObject {
     const data::Dataset& d = digits();
     const auto model = nn::buildPreset<float>("mlp", d.shape, d.classCount(), 5, {{64}});
     const double c = 0.8, sigma = 2.0, lot = 50.0;
-    auto privatizer = privacy::makePrivatizer({.kind = privacy::PrivatizerKind::Clip, .clipNorm = c}, slicesOf(model), lot);
+    auto privatizer = privacy::makePrivatizer(
+        {.kind = privacy::PrivatizerKind::Clip, .clipNorm = c}, slicesOf(model), lot);
     PrivateGradient pipeline(model, *privatizer, 1, 50, lot, 9);
     Eigen::VectorXf noisy, clean;
     const StepGradient step = pipeline.compute(d.train, lotOf(50, 3), 4, sigma, noisy);
@@ -204,14 +219,16 @@ class TestPrivateGradient : public QObject {
     const double stddev = std::sqrt((diff - mean).square().mean());
     const double expected = sigma * c / lot;
     // P = 4810 coordinates: the standard error of the sample standard deviation is ~1%.
-    QVERIFY2(std::abs(stddev / expected - 1.0) < 0.05, qPrintable(QString("%1 vs %2").arg(stddev).arg(expected)));
+    QVERIFY2(std::abs(stddev / expected - 1.0) < 0.05,
+             qPrintable(QString("%1 vs %2").arg(stddev).arg(expected)));
     QVERIFY(std::abs(mean) < 5 * expected / std::sqrt(static_cast<double>(diff.size())));
   }
 
   void adaptiveClippingUpdatesAfterTheStep() {
     const data::Dataset& d = digits();
     const auto model = nn::buildPreset<float>("mlp", d.shape, d.classCount(), 5, {{32}});
-    auto privatizer = privacy::makePrivatizer({.kind = privacy::PrivatizerKind::Adaptive, .clipNorm = 1e-4}, slicesOf(model), 40.0);
+    auto privatizer = privacy::makePrivatizer(
+        {.kind = privacy::PrivatizerKind::Adaptive, .clipNorm = 1e-4}, slicesOf(model), 40.0);
     PrivateGradient pipeline(model, *privatizer, 1, 40, 40.0, 9);
     Eigen::VectorXf gradient;
     const StepGradient step = pipeline.compute(d.train, lotOf(40, 9), 0, 1.0, gradient);
@@ -225,7 +242,8 @@ class TestPrivateGradient : public QObject {
   void emptyLotStillGetsNoise() {
     const data::Dataset& d = digits();
     const auto model = nn::buildPreset<float>("mlp", d.shape, d.classCount(), 5, {{32}});
-    auto privatizer = privacy::makePrivatizer({.kind = privacy::PrivatizerKind::Clip, .clipNorm = 1.0}, slicesOf(model), 40.0);
+    auto privatizer = privacy::makePrivatizer(
+        {.kind = privacy::PrivatizerKind::Clip, .clipNorm = 1.0}, slicesOf(model), 40.0);
     PrivateGradient pipeline(model, *privatizer, 1, 40, 40.0, 9);
     Eigen::VectorXf gradient;
     const StepGradient step = pipeline.compute(d.train, {}, 0, 1.0, gradient);

@@ -2,7 +2,6 @@
 // shuffled lots have exactly L distinct examples and cover an epoch without repeats; both
 // are reproducible from (seed, step).
 #include <QtTest>
-
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -36,7 +35,8 @@ class TestSampler : public QObject {
     const double mean = sum / steps;
     const double sd = std::sqrt(sq / steps - mean * mean);
     QVERIFY2(std::abs(mean - 256.0) < 1.5, qPrintable(QString::number(mean)));
-    QVERIFY2(std::abs(sd - std::sqrt(10000 * 0.0256 * 0.9744)) < 1.2, qPrintable(QString::number(sd)));
+    QVERIFY2(std::abs(sd - std::sqrt(10000 * 0.0256 * 0.9744)) < 1.2,
+             qPrintable(QString::number(sd)));
     // Each example: Binomial(2000, q), mean 51.2; the first and last indices are no exception
     // (the geometric skips have no edge effects).
     double firstHundred = 0, lastHundred = 0;

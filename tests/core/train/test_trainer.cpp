@@ -2,9 +2,8 @@
 // optimizer and sampler running through the same loop, divergence with its step, cancellation
 // within one step, and the privacy figures each event carries.
 #include <QtTest>
-
-#include <atomic>
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <iterator>
 
@@ -79,9 +78,23 @@ class TestTrainer : public QObject {
 
   void everyVariantRunsThroughTheSameLoop_data() {
     QTest::addColumn<int>("variant");
-    const char* names[] = {"per-layer clip", "tanh", "adaptive linear", "adaptive geometric, fraction_stddev",
-                           "micro-batches of 4", "shuffle", "time decay", "step decay", "exp decay",
-                           "sgd", "nesterov", "adam", "adagrad", "rmsprop", "step lr decay", "exp lr decay", "pld"};
+    const char* names[] = {"per-layer clip",
+                           "tanh",
+                           "adaptive linear",
+                           "adaptive geometric, fraction_stddev",
+                           "micro-batches of 4",
+                           "shuffle",
+                           "time decay",
+                           "step decay",
+                           "exp decay",
+                           "sgd",
+                           "nesterov",
+                           "adam",
+                           "adagrad",
+                           "rmsprop",
+                           "step lr decay",
+                           "exp lr decay",
+                           "pld"};
     for (int i = 0; i < static_cast<int>(std::size(names)); ++i) QTest::newRow(names[i]) << i;
   }
   void everyVariantRunsThroughTheSameLoop() {
@@ -90,24 +103,70 @@ class TestTrainer : public QObject {
     c.training.epochs = 3;
     auto& z = c.privacy.privatizer;
     switch (variant) {
-      case 0: z.perLayer = true; break;
-      case 1: z.kind = privacy::PrivatizerKind::Tanh; z.tanhScale = 0.1; z.tanhActiveRange = 0.5; break;
-      case 2: z.kind = privacy::PrivatizerKind::Adaptive; z.clipPolicy = privacy::ClipUpdatePolicy::Linear; z.clipLearningRate = 0.05; break;
-      case 3: z.kind = privacy::PrivatizerKind::Adaptive; z.fractionStddev = 0.05; break;
-      case 4: c.privacy.microbatchSize = 4; break;
-      case 5: c.privacy.sampling = SamplingKind::Shuffle; break;
-      case 6: c.privacy.noise = {.initial = 2.0, .decay = privacy::NoiseDecay::Time, .rate = 0.01}; break;
-      case 7: c.privacy.noise = {.initial = 2.0, .decay = privacy::NoiseDecay::Step, .rate = 0.01}; break;
-      case 8: c.privacy.noise = {.initial = 2.0, .decay = privacy::NoiseDecay::Exp, .rate = 0.01}; break;
-      case 9: c.optimizer.options.kind = optim::OptimizerKind::Sgd; c.optimizer.learningRate = 0.5; break;
-      case 10: c.optimizer.options.nesterov = true; break;
-      case 11: c.optimizer.options.kind = optim::OptimizerKind::Adam; c.optimizer.learningRate = 0.01; break;
-      case 12: c.optimizer.options.kind = optim::OptimizerKind::Adagrad; c.optimizer.learningRate = 0.1; break;
-      case 13: c.optimizer.options.kind = optim::OptimizerKind::RmsProp; c.optimizer.learningRate = 0.01; break;
-      case 14: c.optimizer.lrDecay = optim::LearningRateDecay::Step; c.optimizer.lrDecayEpochs = 1; break;
-      case 15: c.optimizer.lrDecay = optim::LearningRateDecay::Exponential; c.optimizer.lrDecayEpochs = 1; break;
-      case 16: c.privacy.accountant = privacy::AccountantKind::Pld; break;
-      default: break;
+      case 0:
+        z.perLayer = true;
+        break;
+      case 1:
+        z.kind = privacy::PrivatizerKind::Tanh;
+        z.tanhScale = 0.1;
+        z.tanhActiveRange = 0.5;
+        break;
+      case 2:
+        z.kind = privacy::PrivatizerKind::Adaptive;
+        z.clipPolicy = privacy::ClipUpdatePolicy::Linear;
+        z.clipLearningRate = 0.05;
+        break;
+      case 3:
+        z.kind = privacy::PrivatizerKind::Adaptive;
+        z.fractionStddev = 0.05;
+        break;
+      case 4:
+        c.privacy.microbatchSize = 4;
+        break;
+      case 5:
+        c.privacy.sampling = SamplingKind::Shuffle;
+        break;
+      case 6:
+        c.privacy.noise = {.initial = 2.0, .decay = privacy::NoiseDecay::Time, .rate = 0.01};
+        break;
+      case 7:
+        c.privacy.noise = {.initial = 2.0, .decay = privacy::NoiseDecay::Step, .rate = 0.01};
+        break;
+      case 8:
+        c.privacy.noise = {.initial = 2.0, .decay = privacy::NoiseDecay::Exp, .rate = 0.01};
+        break;
+      case 9:
+        c.optimizer.options.kind = optim::OptimizerKind::Sgd;
+        c.optimizer.learningRate = 0.5;
+        break;
+      case 10:
+        c.optimizer.options.nesterov = true;
+        break;
+      case 11:
+        c.optimizer.options.kind = optim::OptimizerKind::Adam;
+        c.optimizer.learningRate = 0.01;
+        break;
+      case 12:
+        c.optimizer.options.kind = optim::OptimizerKind::Adagrad;
+        c.optimizer.learningRate = 0.1;
+        break;
+      case 13:
+        c.optimizer.options.kind = optim::OptimizerKind::RmsProp;
+        c.optimizer.learningRate = 0.01;
+        break;
+      case 14:
+        c.optimizer.lrDecay = optim::LearningRateDecay::Step;
+        c.optimizer.lrDecayEpochs = 1;
+        break;
+      case 15:
+        c.optimizer.lrDecay = optim::LearningRateDecay::Exponential;
+        c.optimizer.lrDecayEpochs = 1;
+        break;
+      case 16:
+        c.privacy.accountant = privacy::AccountantKind::Pld;
+        break;
+      default:
+        break;
     }
     const RunResult result = runOnCircle(c);
     QVERIFY2(result.status == RunStatus::Done, result.message.c_str());
@@ -162,7 +221,8 @@ class TestTrainer : public QObject {
     constant.training.epochs = 3;
     ExperimentConfig decaying = constant;
     decaying.privacy.noise = {.initial = 1.0, .decay = privacy::NoiseDecay::Exp, .rate = 0.01};
-    QVERIFY(runOnCircle(decaying).history.back().privacy.epsilon > runOnCircle(constant).history.back().privacy.epsilon);
+    QVERIFY(runOnCircle(decaying).history.back().privacy.epsilon >
+            runOnCircle(constant).history.back().privacy.epsilon);
   }
 
   void nonPrivateBaselineHasNoGuarantee() {
@@ -185,9 +245,13 @@ class TestTrainer : public QObject {
     const RunResult result = runOnCircle(c);
     QCOMPARE(result.status, RunStatus::Diverged);
     const QString message = QString::fromStdString(result.message);
-    QVERIFY2(QRegularExpression("^(loss|gradient|parameters) became (NaN|Inf|NaN or Inf) at step [0-9]+$").match(message).hasMatch(),
+    QVERIFY2(QRegularExpression(
+                 "^(loss|gradient|parameters) became (NaN|Inf|NaN or Inf) at step [0-9]+$")
+                 .match(message)
+                 .hasMatch(),
              qPrintable(message));
-    QVERIFY(result.model && result.model->parameters().allFinite());  // the last finite model is kept
+    QVERIFY(result.model &&
+            result.model->parameters().allFinite());  // the last finite model is kept
   }
 
   void snapshotsWhenAsked() {
@@ -197,7 +261,8 @@ class TestTrainer : public QObject {
     Trainer(c, circle()).run([&](const ProgressEvent& e) {
       if (e.kind == EventKind::Evaluation) snapshots.push_back(e.snapshot);
     });
-    QVERIFY(std::all_of(snapshots.begin(), snapshots.end(), [](const auto& s) { return s == nullptr; }));
+    QVERIFY(std::all_of(snapshots.begin(), snapshots.end(),
+                        [](const auto& s) { return s == nullptr; }));
     c.training.snapshots = true;
     snapshots.clear();
     const RunResult result = Trainer(c, circle()).run([&](const ProgressEvent& e) {
@@ -206,7 +271,8 @@ class TestTrainer : public QObject {
     QCOMPARE(snapshots.size(), std::size_t(3));
     QVERIFY(snapshots[0] && snapshots[2]);
     QVERIFY(snapshots[0]->parameters() != snapshots[2]->parameters());  // taken at different points
-    QVERIFY(snapshots[2]->parameters() == result.model->parameters());   // the last one is the final model
+    QVERIFY(snapshots[2]->parameters() ==
+            result.model->parameters());  // the last one is the final model
   }
 
   void stepEventsWhenAsked() {
@@ -238,7 +304,8 @@ class TestTrainer : public QObject {
   }
 
   void evaluationCadence() {
-    // Every 7 steps and at the end of each of the 2 epochs (20 steps each): 0, 7, 14, 20, 21, 28, 35, 40.
+    // Every 7 steps and at the end of each of the 2 epochs (20 steps each): 0, 7, 14, 20, 21, 28,
+    // 35, 40.
     ExperimentConfig c = circleConfig();
     c.training.epochs = 2;
     c.training.evalEverySteps = 7;
@@ -262,7 +329,8 @@ class TestTrainer : public QObject {
     c.optimizer.learningRate = 0.1;
     const RunResult result = Trainer(c).run();
     QVERIFY2(result.status == RunStatus::Done, result.message.c_str());
-    QVERIFY2(result.history.back().testAccuracy >= 0.85, qPrintable(QString::number(result.history.back().testAccuracy)));
+    QVERIFY2(result.history.back().testAccuracy >= 0.85,
+             qPrintable(QString::number(result.history.back().testAccuracy)));
     QVERIFY(result.history.back().privacy.epsilon < 10.0);
   }
 

@@ -11,8 +11,8 @@
 #include <QTest>
 
 #include "ui/charts/chart_export.h"
-#include "ui/widgets/chart_panel.h"
 #include "ui/charts/run_model.h"
+#include "ui/widgets/chart_panel.h"
 
 using namespace epsilon::ui;
 
@@ -65,7 +65,9 @@ class TestChartExport : public QObject {
     panel.redrawNow();
     QTemporaryDir dir;
     QChart* chart = panel.charts()->chart(ChartKind::AccuracyVsEpoch);
-    const RenderFunction one = [chart](QPainter& painter, const QRectF& target) { renderChart(chart, painter, target); };
+    const RenderFunction one = [chart](QPainter& painter, const QRectF& target) {
+      renderChart(chart, painter, target);
+    };
     const QString png = dir.filePath(QStringLiteral("a.png"));
     QCOMPARE(exportDrawing(one, png, QSize(1200, 700), 150), QString());
     const QImage image(png);
@@ -73,7 +75,8 @@ class TestChartExport : public QObject {
     QCOMPARE(qRound(image.dotsPerMeterX() * 0.0254), 150);
     int nonWhite = 0;
     for (int y = 0; y < image.height(); y += 4)
-      for (int x = 0; x < image.width(); x += 4) nonWhite += image.pixel(x, y) != qRgb(255, 255, 255);
+      for (int x = 0; x < image.width(); x += 4)
+        nonWhite += image.pixel(x, y) != qRgb(255, 255, 255);
     QVERIFY2(nonWhite > 500, "the exported chart is blank");
 
     const QString svg = dir.filePath(QStringLiteral("grid.svg"));
@@ -99,10 +102,14 @@ class TestChartExport : public QObject {
     RunModel model;
     ChartPanel panel(&model);
     QChart* chart = panel.charts()->chart(ChartKind::LossVsStep);
-    const RenderFunction one = [chart](QPainter& painter, const QRectF& target) { renderChart(chart, painter, target); };
-    const QString error = exportDrawing(one, QStringLiteral("/proc/no-such-dir/x.png"), QSize(100, 100));
+    const RenderFunction one = [chart](QPainter& painter, const QRectF& target) {
+      renderChart(chart, painter, target);
+    };
+    const QString error =
+        exportDrawing(one, QStringLiteral("/proc/no-such-dir/x.png"), QSize(100, 100));
     QVERIFY2(error.contains(QStringLiteral("/proc/no-such-dir/x.png")), qPrintable(error));
-    QVERIFY(exportDrawing(one, QDir::temp().filePath(QStringLiteral("x.bmpx")), QSize(100, 100)).contains(QStringLiteral("unknown export format")));
+    QVERIFY(exportDrawing(one, QDir::temp().filePath(QStringLiteral("x.bmpx")), QSize(100, 100))
+                .contains(QStringLiteral("unknown export format")));
   }
 };
 

@@ -5,9 +5,9 @@
 #include <QTest>
 #include <QUndoStack>
 
+#include "ui/charts/run_model.h"
 #include "ui/io/config_diff.h"
 #include "ui/io/experiment_json.h"
-#include "ui/charts/run_model.h"
 #include "ui/widgets/runs_view.h"
 
 using namespace epsilon::ui;
@@ -40,7 +40,9 @@ class TestRunModel : public QObject {
     model.addRun(runWithSigma(1.5));
     const QString text = model.index(1, RunModel::ParametersColumn).data().toString();
     QCOMPARE(text, QStringLiteral("noise_multiplier=1.5"));
-    QCOMPARE(differingKeys({experimentToJson(runWithSigma(1).config), experimentToJson(runWithSigma(1).config)}), QStringList{});
+    QCOMPARE(differingKeys({experimentToJson(runWithSigma(1).config),
+                            experimentToJson(runWithSigma(1).config)}),
+             QStringList{});
   }
   void statusProgressAndHistory() {
     RunModel model;
@@ -84,9 +86,11 @@ class TestRunModel : public QObject {
   void renameAndHideThroughTheModel() {
     RunModel model;
     const int id = model.addRun(runWithSigma(1.0));
-    QVERIFY(model.setData(model.index(0, RunModel::NameColumn), QStringLiteral("baseline"), Qt::EditRole));
+    QVERIFY(model.setData(model.index(0, RunModel::NameColumn), QStringLiteral("baseline"),
+                          Qt::EditRole));
     QCOMPARE(model.run(id)->name, QStringLiteral("baseline"));
-    QVERIFY(!model.setData(model.index(0, RunModel::NameColumn), QStringLiteral("  "), Qt::EditRole));
+    QVERIFY(
+        !model.setData(model.index(0, RunModel::NameColumn), QStringLiteral("  "), Qt::EditRole));
     QVERIFY(model.setData(model.index(0, RunModel::NameColumn), Qt::Unchecked, Qt::CheckStateRole));
     QVERIFY(!model.run(id)->visible);
   }

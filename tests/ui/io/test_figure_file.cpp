@@ -60,15 +60,19 @@ class TestFigureFile : public QObject {
     QTest::addColumn<QString>("expected");
     const QByteArray head = R"({"format":"epsilonlab-figure","version":1,"x":{},"y":{},)";
     QTest::newRow("unknown key") << QByteArray(head + R"("series":[],"colour":1})") << "colour";
-    QTest::newRow("wrong format") << QByteArray(R"({"format":"epsilonlab-session","version":1})") << "format";
+    QTest::newRow("wrong format") << QByteArray(R"({"format":"epsilonlab-session","version":1})")
+                                  << "format";
     QTest::newRow("log axis at 0")
-        << QByteArray(R"({"format":"epsilonlab-figure","version":1,"x":{"log":true,"min":0,"max":1},"y":{},"series":[]})")
+        << QByteArray(
+               R"({"format":"epsilonlab-figure","version":1,"x":{"log":true,"min":0,"max":1},"y":{},"series":[]})")
         << "x.min";
-    QTest::newRow("no points") << QByteArray(head + R"("series":[{"name":"a","points":[]}]})") << "series[0].points";
+    QTest::newRow("no points") << QByteArray(head + R"("series":[{"name":"a","points":[]}]})")
+                               << "series[0].points";
     QTest::newRow("bad point") << QByteArray(head + R"("series":[{"name":"a","points":[[1]]}]})")
                                << "series[0].points[0]";
-    QTest::newRow("bad line") << QByteArray(head + R"("series":[{"name":"a","line":"wavy","points":[[1,2]]}]})")
-                              << "series[0].line";
+    QTest::newRow("bad line")
+        << QByteArray(head + R"("series":[{"name":"a","line":"wavy","points":[[1,2]]}]})")
+        << "series[0].line";
     QTest::newRow("bad colour")
         << QByteArray(head + R"("series":[{"name":"a","color":"blue","points":[[1,2]]}]})")
         << "series[0].color";

@@ -1,10 +1,8 @@
 // Presets: the built-in files parse and expand to valid runs (every preset the issue names is
 // there), strict parsing names the file and the key, quick settings and data-set fallbacks.
-#include <QtTest>
-
 #include <QJsonDocument>
 #include <QTemporaryDir>
-
+#include <QtTest>
 #include <set>
 
 #include "core/common/errors.h"
@@ -46,30 +44,40 @@ class TestPresetFile : public QObject {
  private Q_SLOTS:
   void everyPresetTheIssueNamesIsBuiltIn() {
     std::set<QString> names;
-    for (const Preset& p : builtinPresets()) QVERIFY2(names.insert(p.name).second, qPrintable(p.name));
-    for (const char* name : {"report-fig3-clip-norm", "report-fig4-noise", "report-fig6-epsilon-epochs", "report-fig7-optimizers",
-                             "report-fig8-fashion-noise", "report-fig10-fashion-optimizers", "abadi-privacy-levels",
-                             "amian-tanh-output-range", "amian-tanh-active-range", "mindarmour-noise-decay",
-                             "mindarmour-adaptive-clip", "teach-more-data", "teach-clip-range", "teach-epochs-cost"})
+    for (const Preset& p : builtinPresets())
+      QVERIFY2(names.insert(p.name).second, qPrintable(p.name));
+    for (const char* name :
+         {"report-fig3-clip-norm", "report-fig4-noise", "report-fig6-epsilon-epochs",
+          "report-fig7-optimizers", "report-fig8-fashion-noise", "report-fig10-fashion-optimizers",
+          "abadi-privacy-levels", "amian-tanh-output-range", "amian-tanh-active-range",
+          "mindarmour-noise-decay", "mindarmour-adaptive-clip", "teach-more-data",
+          "teach-clip-range", "teach-epochs-cost"})
       QVERIFY2(names.contains(QString::fromLatin1(name)), name);
     // The report's figures 3–10 each have a verdict somewhere.
     QStringList figures;
     for (const Preset& p : builtinPresets())
       if (p.name.startsWith(QLatin1String("report-")))
         for (const auto& t : p.trends) figures << t.figure;
-    for (int fig = 3; fig <= 10; ++fig) QVERIFY2(figures.contains(QStringLiteral("Fig. %1").arg(fig)), qPrintable(QString::number(fig)));
+    for (int fig = 3; fig <= 10; ++fig)
+      QVERIFY2(figures.contains(QStringLiteral("Fig. %1").arg(fig)),
+               qPrintable(QString::number(fig)));
   }
 
   void everyBuiltInPresetExpandsToValidRuns() {
     for (const Preset& p : builtinPresets()) {
       for (bool quick : {false, true}) {
         const auto base = presetBaseConfig(p, quick, QStringLiteral("mnist-10k"));
-        const long long n = base.dataset.options.maxTrain > 0 ? base.dataset.options.maxTrain : 8000;
+        const long long n =
+            base.dataset.options.maxTrain > 0 ? base.dataset.options.maxTrain : 8000;
         const auto points = presetPoints(p, base, quick, n);
         QVERIFY2(points.size() >= 3, qPrintable(p.name));
-        for (std::size_t i = 0; i < points.size(); ++i) QCOMPARE(points[i].index, static_cast<int>(i));
+        for (std::size_t i = 0; i < points.size(); ++i)
+          QCOMPARE(points[i].index, static_cast<int>(i));
         if (quick && p.kind != PresetKind::Accountant)
-          QVERIFY2(points.front().config.totalSteps(n) < presetPoints(p, presetBaseConfig(p, false, "mnist-10k"), false, 8000).front().config.totalSteps(8000),
+          QVERIFY2(points.front().config.totalSteps(n) <
+                       presetPoints(p, presetBaseConfig(p, false, "mnist-10k"), false, 8000)
+                           .front()
+                           .config.totalSteps(8000),
                    qPrintable(p.name));
       }
     }
@@ -88,7 +96,8 @@ class TestPresetFile : public QObject {
     // Abadi: pca-mlp at the paper's (σ, σ_pca) = (8, 16), (4, 7), (2, 4), lot 600, C 4, lr 0.1
     // falling linearly to 0.052 over 10 epochs; the smallest budget has the most noise; + baseline.
     const Preset abadi = findPreset(QStringLiteral("abadi-privacy-levels"));
-    const auto levels = presetPoints(abadi, presetBaseConfig(abadi, false, "mnist-10k"), false, 8000);
+    const auto levels =
+        presetPoints(abadi, presetBaseConfig(abadi, false, "mnist-10k"), false, 8000);
     QCOMPARE(levels.size(), std::size_t{4});
     QVERIFY(levels[0].config.privacy.noise.initial > levels[1].config.privacy.noise.initial);
     QVERIFY(levels[1].config.privacy.noise.initial > levels[2].config.privacy.noise.initial);
@@ -101,7 +110,8 @@ class TestPresetFile : public QObject {
       QCOMPARE(levels[i].config.model.pcaSampleFraction, 1.0);
       QCOMPARE(levels[i].config.training.lotSize, 600);
       QCOMPARE(levels[i].config.optimizer.lrDecay, optim::LearningRateDecay::Linear);
-      QCOMPARE(levels[i].config.optimizer.lrDecayRate * levels[i].config.optimizer.learningRate, 0.052);
+      QCOMPARE(levels[i].config.optimizer.lrDecayRate * levels[i].config.optimizer.learningRate,
+               0.052);
     }
     QCOMPARE(levels[3].config.privacy.privatizer.kind, privacy::PrivatizerKind::None);
     QCOMPARE(levels[3].values.front().second, std::string("baseline"));
@@ -128,8 +138,10 @@ class TestPresetFile : public QObject {
     QCOMPARE(points[1].label, std::string("noise_multiplier=1"));
 
     const Preset epochs = findPreset(QStringLiteral("teach-epochs-cost"));
-    QCOMPARE(presetPoints(epochs, presetBaseConfig(epochs, false, "mnist-10k"), false, 8000).size(), std::size_t{5});
-    const auto quick = presetPoints(epochs, presetBaseConfig(epochs, true, "mnist-10k"), true, 4000);
+    QCOMPARE(presetPoints(epochs, presetBaseConfig(epochs, false, "mnist-10k"), false, 8000).size(),
+             std::size_t{5});
+    const auto quick =
+        presetPoints(epochs, presetBaseConfig(epochs, true, "mnist-10k"), true, 4000);
     QCOMPARE(quick.size(), std::size_t{3});
     QCOMPARE(quick[2].config.training.epochs, 3.0);
     QCOMPARE(quick[2].config.dataset.options.maxTrain, 4000L);
@@ -138,18 +150,24 @@ class TestPresetFile : public QObject {
   void unknownKeysAreErrorsNamingFileAndKey_data() {
     QTest::addColumn<QString>("path");  // where to put the stray key, '.'-separated
     QTest::addColumn<QString>("expected");
-    QTest::newRow("top") << "" << "mine.json: colour: unknown key";
-    QTest::newRow("sweep axis") << "sweep.0" << "mine.json: sweep[0].colour: unknown key";
-    QTest::newRow("trend") << "expected_trend.0" << "mine.json: expected_trend[0].colour: unknown key";
-    QTest::newRow("quick") << "quick" << "mine.json: quick.colour: unknown key";
-    QTest::newRow("experiment") << "experiment.privacy" << "mine.json: experiment.privacy.colour: unknown key";
+    QTest::newRow("top") << ""
+                         << "mine.json: colour: unknown key";
+    QTest::newRow("sweep axis") << "sweep.0"
+                                << "mine.json: sweep[0].colour: unknown key";
+    QTest::newRow("trend") << "expected_trend.0"
+                           << "mine.json: expected_trend[0].colour: unknown key";
+    QTest::newRow("quick") << "quick"
+                           << "mine.json: quick.colour: unknown key";
+    QTest::newRow("experiment") << "experiment.privacy"
+                                << "mine.json: experiment.privacy.colour: unknown key";
   }
   void unknownKeysAreErrorsNamingFileAndKey() {
     QFETCH(QString, path);
     QFETCH(QString, expected);
     QJsonObject json = minimalPreset();
     // Rebuild the path with the stray key inserted.
-    std::function<QJsonValue(QJsonValue, QStringList)> insert = [&](QJsonValue v, QStringList parts) -> QJsonValue {
+    std::function<QJsonValue(QJsonValue, QStringList)> insert =
+        [&](QJsonValue v, QStringList parts) -> QJsonValue {
       if (parts.isEmpty()) {
         QJsonObject o = v.toObject();
         o.insert("colour", "blue");
@@ -175,28 +193,52 @@ class TestPresetFile : public QObject {
     QTest::addColumn<QString>("key");
     QTest::addColumn<QString>("value");  // JSON; empty = remove the key
     QTest::addColumn<QString>("expected");
-    QTest::newRow("format") << "format" << R"("epsilonlab-experiment")" << "mine.json: format: expected \"epsilonlab-preset\"";
-    QTest::newRow("version") << "version" << "2" << "mine.json: version: expected 1, got 2";
-    QTest::newRow("missing title") << "title" << "" << "mine.json: title: missing (required)";
-    QTest::newRow("name") << "name" << R"("Big Name")" << "mine.json: name: expected lower-case";
-    QTest::newRow("kind") << "kind" << R"("magic")" << "mine.json: kind: expected one of train, accountant, calibrate";
-    QTest::newRow("parameter") << "sweep" << R"([{"parameter": "colour", "values": [1]}])" << "mine.json: sweep[0].parameter: unknown sweep parameter 'colour'";
-    QTest::newRow("three axes") << "sweep" << R"([{"parameter": "seed", "values": [1]}, {"parameter": "epochs", "values": [1]}, {"parameter": "lot_size", "values": [1]}])"
-                                << "mine.json: sweep: expected one or two axes, got 3";
-    QTest::newRow("both") << "variants" << R"([{"key": "a"}])" << "mine.json: sweep: expected exactly one of";
-    QTest::newRow("metric") << "expected_trend" << R"([{"figure": "F", "statement": "s", "metric": "speed", "over": "seed", "order": "increasing"}])"
-                            << "mine.json: expected_trend[0].metric: expected one of";
-    QTest::newRow("bad value") << "experiment" << R"({"privacy": {"noise_multiplier": "loud"}})"
-                               << "mine.json: experiment.privacy.noise_multiplier: expected a number";
-    QTest::newRow("calibrate kind") << "calibrate" << R"({"target_epsilons": [1]})" << "mine.json: sweep: expected exactly one of";
+    QTest::newRow("format") << "format"
+                            << R"("epsilonlab-experiment")"
+                            << "mine.json: format: expected \"epsilonlab-preset\"";
+    QTest::newRow("version") << "version"
+                             << "2"
+                             << "mine.json: version: expected 1, got 2";
+    QTest::newRow("missing title") << "title"
+                                   << ""
+                                   << "mine.json: title: missing (required)";
+    QTest::newRow("name") << "name"
+                          << R"("Big Name")"
+                          << "mine.json: name: expected lower-case";
+    QTest::newRow("kind") << "kind"
+                          << R"("magic")"
+                          << "mine.json: kind: expected one of train, accountant, calibrate";
+    QTest::newRow("parameter") << "sweep"
+                               << R"([{"parameter": "colour", "values": [1]}])"
+                               << "mine.json: sweep[0].parameter: unknown sweep parameter 'colour'";
+    QTest::newRow("three axes")
+        << "sweep"
+        << R"([{"parameter": "seed", "values": [1]}, {"parameter": "epochs", "values": [1]}, {"parameter": "lot_size", "values": [1]}])"
+        << "mine.json: sweep: expected one or two axes, got 3";
+    QTest::newRow("both") << "variants"
+                          << R"([{"key": "a"}])"
+                          << "mine.json: sweep: expected exactly one of";
+    QTest::newRow("metric")
+        << "expected_trend"
+        << R"([{"figure": "F", "statement": "s", "metric": "speed", "over": "seed", "order": "increasing"}])"
+        << "mine.json: expected_trend[0].metric: expected one of";
+    QTest::newRow("bad value")
+        << "experiment"
+        << R"({"privacy": {"noise_multiplier": "loud"}})"
+        << "mine.json: experiment.privacy.noise_multiplier: expected a number";
+    QTest::newRow("calibrate kind") << "calibrate"
+                                    << R"({"target_epsilons": [1]})"
+                                    << "mine.json: sweep: expected exactly one of";
   }
   void badPresetsAreRefusedWithTheReason() {
     QFETCH(QString, key);
     QFETCH(QString, value);
     QFETCH(QString, expected);
     QJsonObject json = minimalPreset();
-    if (value.isEmpty()) json.remove(key);
-    else json[key] = QJsonDocument::fromJson(("{\"v\": " + value + "}").toUtf8()).object()["v"];
+    if (value.isEmpty())
+      json.remove(key);
+    else
+      json[key] = QJsonDocument::fromJson(("{\"v\": " + value + "}").toUtf8()).object()["v"];
     const QString error = parseError(json);
     QVERIFY2(error.startsWith(expected), qPrintable(error));
   }

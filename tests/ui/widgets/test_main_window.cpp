@@ -3,36 +3,35 @@
 // mode replaces the previous live run; exports reopen; sessions round-trip; a corrupt
 // session leaves the runs as they were.
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
-#include <QLabel>
-#include <QMenu>
-#include <QMenuBar>
 #include <QDomDocument>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QImage>
-#include <QCheckBox>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
 #include <QSlider>
-#include <QTableView>
 #include <QSvgRenderer>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <cmath>
 
 #include "core/privacy/dp_event.h"
 #include "core/privacy/rdp_accountant.h"
+#include "ui/charts/run_model.h"
+#include "ui/io/number_format.h"
+#include "ui/io/preset_file.h"
 #include "ui/widgets/chart_panel.h"
 #include "ui/widgets/decision_boundary_view.h"
-#include "ui/widgets/image_strip.h"
-#include "ui/widgets/runs_view.h"
 #include "ui/widgets/experiment_panel.h"
+#include "ui/widgets/image_strip.h"
 #include "ui/widgets/main_window.h"
-#include "ui/io/number_format.h"
 #include "ui/widgets/parameter_slider.h"
-#include "ui/io/preset_file.h"
 #include "ui/widgets/privacy_readout.h"
-#include "ui/charts/run_model.h"
+#include "ui/widgets/runs_view.h"
 #include "ui/widgets/sweep_dialog.h"
 #include "ui/widgets/training_controller.h"
 
@@ -78,7 +77,8 @@ class TestMainWindow : public QObject {
     const long long n = w.experimentPanel()->trainSize();
     const double q = double(config.training.lotSize) / double(n);
     privacy::RdpAccountant accountant;
-    accountant.compose(privacy::dpSgdStepEvent(q, config.privacy.noise.initial), config.totalSteps(n));
+    accountant.compose(privacy::dpSgdStepEvent(q, config.privacy.noise.initial),
+                       config.totalSteps(n));
     const double expected = accountant.epsilon(config.privacy.delta);
     QCOMPARE(after, QStringLiteral("ε = %1").arg(formatEpsilon(expected)));
     QVERIFY(std::abs(w.privacyReadout()->preview().epsilon - expected) <= 1e-9 * expected);
@@ -110,9 +110,10 @@ class TestMainWindow : public QObject {
     selectDataset(w, QStringLiteral("mnist-10k"));  // long enough to catch it training
     w.experimentPanel()->epochsSlider()->setValue(100);
     const int id = w.startRun();
-    QTRY_VERIFY2_WITH_TIMEOUT(w.runModel()->run(id)->status == RunStatus::Running,
-                              qPrintable(runStatusName(w.runModel()->run(id)->status) + w.runModel()->run(id)->message),
-                              20000);
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        w.runModel()->run(id)->status == RunStatus::Running,
+        qPrintable(runStatusName(w.runModel()->run(id)->status) + w.runModel()->run(id)->message),
+        20000);
     w.controller()->cancel(id);
     QTRY_VERIFY_WITH_TIMEOUT(finished(*w.runModel(), id), 20000);
     QCOMPARE(w.runModel()->run(id)->status, RunStatus::Cancelled);
@@ -144,12 +145,15 @@ class TestMainWindow : public QObject {
     QTemporaryDir dir;
 
     const QString png = dir.filePath(QStringLiteral("acc.png"));
-    QCOMPARE(w.exportChartTo(static_cast<int>(ChartKind::AccuracyVsEpoch), png, QSize(1024, 640), 200), QString());
+    QCOMPARE(
+        w.exportChartTo(static_cast<int>(ChartKind::AccuracyVsEpoch), png, QSize(1024, 640), 200),
+        QString());
     QCOMPARE(QImage(png).size(), QSize(1024, 640));
     const QString svg = dir.filePath(QStringLiteral("grid.svg"));
     QCOMPARE(w.exportChartTo(-1, svg, QSize(1200, 800), 96), QString());
     QVERIFY(QSvgRenderer(svg).isValid());
-    QVERIFY(!w.exportChartTo(-1, QStringLiteral("/proc/none/x.png"), QSize(100, 100), 96).isEmpty());
+    QVERIFY(
+        !w.exportChartTo(-1, QStringLiteral("/proc/none/x.png"), QSize(100, 100), 96).isEmpty());
 
     const QString session = dir.filePath(QStringLiteral("s.json"));
     QCOMPARE(w.saveSessionTo(session), QString());
@@ -166,7 +170,8 @@ class TestMainWindow : public QObject {
       QCOMPARE(back->evals[i].epsilon, saved[0].evals[i].epsilon);
     }
     w.chartPanel()->redrawNow();
-    QCOMPARE(w.chartPanel()->charts()->pointCount(ChartKind::AccuracyVsEpoch, a), static_cast<int>(back->evals.size()));
+    QCOMPARE(w.chartPanel()->charts()->pointCount(ChartKind::AccuracyVsEpoch, a),
+             static_cast<int>(back->evals.size()));
 
     // A corrupt session gives a message and leaves the runs as they were.
     const QString corrupt = dir.filePath(QStringLiteral("corrupt.json"));
@@ -184,7 +189,8 @@ class TestMainWindow : public QObject {
     QCOMPARE(w.exportHistoryTo(csv), QString());
     QFile c(csv);
     QVERIFY(c.open(QIODevice::ReadOnly));
-    QCOMPARE(QString::fromUtf8(c.readAll()).count(QLatin1Char('\n')), 1 + static_cast<int>(back->evals.size()));
+    QCOMPARE(QString::fromUtf8(c.readAll()).count(QLatin1Char('\n')),
+             1 + static_cast<int>(back->evals.size()));
   }
 
   void sweepRunsEveryCombination() {
@@ -203,9 +209,11 @@ class TestMainWindow : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(w.sweepRemaining(), 0, 60000);
     for (int id : ids) QCOMPARE(w.runModel()->run(id)->status, RunStatus::Done);
     // More noise, less privacy spent: the σ = 2 runs end with a smaller ε.
-    QVERIFY(w.runModel()->run(ids[2])->evals.back().epsilon < w.runModel()->run(ids[0])->evals.back().epsilon);
+    QVERIFY(w.runModel()->run(ids[2])->evals.back().epsilon <
+            w.runModel()->run(ids[0])->evals.back().epsilon);
     const QString differs = w.runModel()->index(0, RunModel::ParametersColumn).data().toString();
-    QVERIFY2(differs.contains(QStringLiteral("noise_multiplier=0.5")) && differs.contains(QStringLiteral("name=sgd")),
+    QVERIFY2(differs.contains(QStringLiteral("noise_multiplier=0.5")) &&
+                 differs.contains(QStringLiteral("name=sgd")),
              qPrintable(differs));
     dialog.setAxis(0, QStringLiteral("noise_multiplier"), QStringLiteral("-1"));
     QVERIFY(dialog.points(&error).empty());
@@ -267,7 +275,8 @@ class TestMainWindow : public QObject {
     const int again = w.runModel()->idAt(1);
     QTRY_VERIFY_WITH_TIMEOUT(finished(*w.runModel(), again), 60000);
     // Same config and seed: the same history, bit for bit.
-    QCOMPARE(w.runModel()->run(again)->evals.back().testAccuracy, w.runModel()->run(id)->evals.back().testAccuracy);
+    QCOMPARE(w.runModel()->run(again)->evals.back().testAccuracy,
+             w.runModel()->run(id)->evals.back().testAccuracy);
   }
 
   void presetsRunFromTheMenu() {
@@ -291,7 +300,9 @@ class TestMainWindow : public QObject {
     QVERIFY(w.runPreset(QStringLiteral("no-such-preset")).isEmpty());
     QVERIFY(w.lastError().contains(QStringLiteral("no-such-preset")));
     bool menuListsPresets = false;
-    for (QAction* a : w.menuBar()->actions()) menuListsPresets |= a->text() == QStringLiteral("&Presets") && a->menu()->actions().size() >= 10;
+    for (QAction* a : w.menuBar()->actions())
+      menuListsPresets |=
+          a->text() == QStringLiteral("&Presets") && a->menu()->actions().size() >= 10;
     QVERIFY(menuListsPresets);
   }
 

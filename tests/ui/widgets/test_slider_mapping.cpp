@@ -1,6 +1,5 @@
 // Slider position <-> value mapping and number formatting: pure helpers of the UI.
 #include <QTest>
-
 #include <cmath>
 
 #include "ui/io/number_format.h"
