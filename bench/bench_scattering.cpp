@@ -21,13 +21,11 @@
 #include <filesystem>
 #include <memory>
 
+#include "bench/dp_epoch.h"
 #include "core/common/random.h"
 #include "core/data/registry.h"
 #include "core/nn/model.h"
-#include "core/optim/optimizer.h"
 #include "core/train/feature_cache.h"
-#include "core/train/private_gradient.h"
-#include "core/train/sampler.h"
 
 namespace {
 
@@ -78,43 +76,29 @@ void BM_ScatterLinearDpEpoch(benchmark::State& state) {
     return;
   }
   const auto d = train::scatteringFeatures(*raw);  // from the cache after the first run
-  const int lot = static_cast<int>(state.range(0));
   auto model = nn::buildPreset<float>("scatter-linear", raw->shape, raw->classCount(), 1);
-  std::vector<privacy::ParameterSlice> slices;
-  for (const auto& g : model.parameterGroups()) slices.push_back({g.offset, g.size});
-  privacy::PrivatizerOptions options;
-  options.clipNorm = 0.1;
-  auto privatizer = privacy::makePrivatizer(options, slices, lot);
-  train::PrivateGradient pipeline(model, *privatizer, 1, lot, lot, 1);
-  train::PoissonSampler sampler(d->train.size(), double(lot) / double(d->train.size()), 1);
-  optim::OptimizerOptions momentum;
-  momentum.kind = optim::OptimizerKind::Momentum;
-  auto optimizer = optim::makeOptimizer(momentum, model.parameterCount());
-  const long long steps = d->train.size() / lot;
-  Eigen::VectorXf gradient;
-  long long step = 0;
-  for (auto _ : state) {
-    const auto start = std::chrono::steady_clock::now();
-    for (long long s = 0; s < steps; ++s, ++step) {
-      const auto indices = sampler.lot(step);
-      pipeline.compute(d->train, indices, step, 3.65, gradient);
-      optimizer->step(model.parameters(), gradient, 4.0f);
-    }
-    state.SetIterationTime(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  state.counters["steps"] = double(steps);
-  state.counters["params"] = double(model.parameterCount());
+  bench::DpEpochSetup setup;
+  setup.lot = static_cast<int>(state.range(0));
+  setup.privatizer.clipNorm = 0.1;
+  setup.optimizer.kind = optim::OptimizerKind::Momentum;
+  setup.sigma = 3.65;
+  setup.learningRate = 4.0f;
+  bench::timeDpEpochs(state, model, d->train, setup);
 }
 
 }  // namespace
 
-BENCHMARK(BM_ScatteringAllImages)->UseManualTime()->Unit(benchmark::kSecond)->Iterations(2);
+BENCHMARK(BM_ScatteringAllImages)
+    ->UseManualTime()
+    ->MeasureProcessCPUTime()
+    ->Unit(benchmark::kSecond)
+    ->Iterations(2);
 BENCHMARK(BM_ScatterLinearDpEpoch)
     ->ArgNames({"lot"})
     ->Arg(8192)
     ->Arg(1024)
     ->UseManualTime()
+    ->MeasureProcessCPUTime()
     ->Unit(benchmark::kSecond)
     ->Iterations(3);
 

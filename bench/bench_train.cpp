@@ -35,12 +35,10 @@
 #include <filesystem>
 #include <memory>
 
+#include "bench/dp_epoch.h"
 #include "core/data/registry.h"
-#include "core/optim/optimizer.h"
 #include "core/privacy/noise.h"
 #include "core/train/evaluation.h"
-#include "core/train/private_gradient.h"
-#include "core/train/sampler.h"
 
 namespace {
 
@@ -67,37 +65,14 @@ void BM_Epoch(benchmark::State& state, const std::string& preset) {
     return;
   }
   const auto variant = static_cast<Variant>(state.range(0));
-  const int lot = 256;
   auto model = nn::buildPreset<float>(preset, d->shape, d->classCount(), 1, {{256}});
-  std::vector<privacy::ParameterSlice> slices;
-  for (const auto& g : model.parameterGroups()) slices.push_back({g.offset, g.size});
-  privacy::PrivatizerOptions options;
-  options.kind = variant == kNonPrivate ? privacy::PrivatizerKind::None
-                 : variant == kTanh     ? privacy::PrivatizerKind::Tanh
-                                        : privacy::PrivatizerKind::Clip;
-  options.perLayer = variant == kPerLayer;
-  const int microbatch = variant == kMicrobatch16 ? 16 : 1;
-  const int slots = microbatch > 1 ? lot / microbatch : lot;
-  auto privatizer = privacy::makePrivatizer(options, slices, slots);
-  train::PrivateGradient pipeline(model, *privatizer, microbatch, slots, slots, 1);
-  train::PoissonSampler sampler(d->train.size(),
-                                static_cast<double>(lot) / static_cast<double>(d->train.size()), 1);
-  auto optimizer = optim::makeOptimizer({}, model.parameterCount());
-  const long long steps = d->train.size() / lot;
-  Eigen::VectorXf gradient;
-  long long step = 0;
-  for (auto _ : state) {
-    const auto start = std::chrono::steady_clock::now();
-    for (long long s = 0; s < steps; ++s, ++step) {
-      const auto indices = sampler.lot(step);
-      pipeline.compute(d->train, indices, step, 1.1, gradient);
-      optimizer->step(model.parameters(), gradient, 0.15f);
-    }
-    state.SetIterationTime(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  state.counters["steps"] = static_cast<double>(steps);
-  state.counters["params"] = static_cast<double>(model.parameterCount());
+  bench::DpEpochSetup setup;
+  setup.privatizer.kind = variant == kNonPrivate ? privacy::PrivatizerKind::None
+                          : variant == kTanh     ? privacy::PrivatizerKind::Tanh
+                                                 : privacy::PrivatizerKind::Clip;
+  setup.privatizer.perLayer = variant == kPerLayer;
+  setup.microbatch = variant == kMicrobatch16 ? 16 : 1;
+  bench::timeDpEpochs(state, model, d->train, setup);
 }
 
 void BM_Evaluate(benchmark::State& state, const std::string& preset) {
@@ -121,7 +96,11 @@ void BM_GaussianNoise(benchmark::State& state) {
 }
 
 const auto epochArgs = [](benchmark::internal::Benchmark* b) {
-  b->ArgNames({"variant"})->UseManualTime()->Unit(benchmark::kSecond)->Iterations(2);
+  b->ArgNames({"variant"})
+      ->UseManualTime()
+      ->MeasureProcessCPUTime()
+      ->Unit(benchmark::kSecond)
+      ->Iterations(2);
 };
 
 }  // namespace

@@ -67,7 +67,10 @@ PrivateGradient::PrivateGradient(const nn::Model<float>& model, privacy::Privati
       m_slots(microbatchSlots),
       m_expectedUnits(expectedUnits),
       m_seed(seed),
-      m_secureNoise(secureNoise) {}
+      m_secureNoise(secureNoise) {
+  if (LinearHeadGradient::applies(model))
+    m_linearHead = std::make_unique<LinearHeadGradient>(model);
+}
 
 StepGradient PrivateGradient::compute(const data::Split& train, std::span<const int> lot,
                                       long long step, double sigma, Eigen::VectorXf& gradient) {
@@ -80,6 +83,8 @@ StepGradient PrivateGradient::compute(const data::Split& train, std::span<const 
       perMicrobatch(train, lot, step, out);
     } else if (m_privatizer.needsMaterialisedGradients()) {
       perExampleMaterialised(train, lot, out);
+    } else if (m_linearHead) {
+      perExampleLinearHead(train, lot, out);
     } else {
       perExampleFast(train, lot, out);
     }
@@ -152,6 +157,29 @@ void PrivateGradient::perExampleFast(const data::Split& train, std::span<const i
   }
   // Per-layer clipping: each layer's slice weighted by its own factors, in one pass.
   m_model.groupWeightedGradientSum(m_workspace, m_weights, m_sum);
+}
+
+// The same as perExampleFast for a Dense layer on parameter-free layers, fused chunk by
+// chunk (core/train/linear_head_gradient.h): the scatter-linear lot never passes through a
+// Workspace's lot-sized copies per layer.
+void PrivateGradient::perExampleLinearHead(const data::Split& train, std::span<const int> lot,
+                                           StepGradient& out) {
+  const auto n = static_cast<Eigen::Index>(lot.size());
+  const bool norms = m_privatizer.needsNorms() || m_recordNorms;
+  out.lossSum = m_linearHead->forward(train, lot, norms, m_squaredNorms);
+  if (!norms) {
+    m_weights.setOnes(n, 1);
+    out.stats.units += n;
+  } else {
+    if (m_recordNorms) {
+      out.unitNorms.reserve(static_cast<std::size_t>(n));
+      for (Eigen::Index i = 0; i < n; ++i)
+        out.unitNorms.push_back(std::sqrt(static_cast<double>(m_squaredNorms.row(i).sum())));
+    }
+    m_privatizer.clipWeights(m_squaredNorms, m_weights, out.stats);
+  }
+  m_linearHead->weightedSum(std::span<const float>(m_weights.data(), static_cast<std::size_t>(n)),
+                            m_sum);
 }
 
 // The tanh filter needs every entry of every example's gradient: materialise them a block

@@ -6,6 +6,7 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "core/data/dataset.h"
 #include "core/nn/model.h"
 #include "core/privacy/privatizer.h"
+#include "core/train/linear_head_gradient.h"
 
 namespace epsilon::train {
 
@@ -54,6 +56,7 @@ class PrivateGradient {
   void recordRowNorms(const privacy::GradientMatrix& rows, StepGradient& out) const;
 
   void perExampleFast(const data::Split& train, std::span<const int> lot, StepGradient& out);
+  void perExampleLinearHead(const data::Split& train, std::span<const int> lot, StepGradient& out);
   void perExampleMaterialised(const data::Split& train, std::span<const int> lot,
                               StepGradient& out);
   void perMicrobatch(const data::Split& train, std::span<const int> lot, long long step,
@@ -74,6 +77,9 @@ class PrivateGradient {
   nn::Matrix<float> m_inputs;
   std::vector<int> m_labels;
   privacy::GradientMatrix m_weights;
+  privacy::GradientMatrix m_squaredNorms;
+  // The fused path of a Dense layer on parameter-free layers (null for other models).
+  std::unique_ptr<LinearHeadGradient> m_linearHead;
 };
 
 }  // namespace epsilon::train
