@@ -27,6 +27,8 @@ class Scattering2D {
  public:
   using Complex = std::complex<float>;
   using FourierFilter = Eigen::Array<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  using RealMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  using ComplexMatrix = Eigen::Matrix<Complex, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
   // Throws ModelError when the image is smaller than 2^J in a dimension or J, L are < 1.
   Scattering2D(const data::SampleShape& input, ScatteringOptions options = {});
@@ -74,6 +76,10 @@ class Scattering2D {
   // m_phi[res]: φ cropped to resolution res ≤ J.
   std::vector<std::vector<FourierFilter>> m_psi;
   std::vector<FourierFilter> m_phi;
+  // m_lowRows[res], m_lowCols[res]: the low-pass output at resolution res as A·U·Bᵀ.
+  std::vector<FourierFilter> m_lowRows, m_lowCols;
+  // Per resolution res: the DFT and inverse DFT matrices of the grid's rows and columns.
+  std::vector<ComplexMatrix> m_dftRows, m_dftCols, m_idftRows, m_idftCols;
 };
 
 // Kymatio's parameters for wavelet (j, θ) with L angles: σ = 0.8·2^j, ξ = 3π/4·2^−j,
