@@ -44,36 +44,38 @@ LinearHeadGradient::LinearHeadGradient(const nn::Model<float>& model) : m_model(
         model.summary());
   m_inputs = model.layer(model.layerCount() - 1).fanIn();
   m_outputs = model.outputCount();
+  for (int l = 0; l + 1 < model.layerCount(); ++l)
+    if (model.layer(l).kind() != "flatten") m_prefix.push_back(l);
 }
 
+// Each example goes from its row of the split through the parameter-free layers straight
+// into its row of the lot's matrix: no gathered copy, and Flatten (the identity on a
+// row-major C×H×W row) is skipped.
 void LinearHeadGradient::forwardChunk(const data::Split& train, std::span<const int> rows,
                                       Eigen::Index begin, ChunkBuffers& buffers) {
   const auto n = static_cast<Eigen::Index>(rows.size());
-  const int last = m_model.layerCount() - 1;
   float* features = m_features.data() + begin * m_inputs;
-  nn::Matrix<float>* target = last == 0 ? nullptr : &buffers.ping;
-  if (target) target->resize(n, m_inputs);
-  float* gathered = target ? target->data() : features;
-  for (Eigen::Index i = 0; i < n; ++i)
-    std::copy_n(train.features.row(rows[static_cast<std::size_t>(i)]).data(), m_inputs,
-                gathered + i * m_inputs);
-  // The parameter-free layers, ping-pong, the last of them writing the lot's matrix.
   const float* params = m_model.parameters().data();
-  const float* in = gathered;
-  for (int l = 0; l < last; ++l) {
-    float* out = features;
-    if (l + 1 < last) {
-      nn::Matrix<float>& next = (l % 2 == 0) ? buffers.pong : buffers.ping;
-      next.resize(n, m_inputs);
-      out = next.data();
+  buffers.ping.resize(1, m_inputs);
+  buffers.pong.resize(1, m_inputs);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const float* in = train.features.row(rows[static_cast<std::size_t>(i)]).data();
+    float* target = features + i * m_inputs;
+    if (m_prefix.empty()) std::copy_n(in, m_inputs, target);
+    for (std::size_t k = 0; k < m_prefix.size(); ++k) {
+      float* out = k + 1 == m_prefix.size() ? target
+                   : k % 2 == 0             ? buffers.ping.data()
+                                            : buffers.pong.data();
+      m_model.layer(m_prefix[k])
+          .forward(params, nn::ConstRows<float>(in, 1, m_inputs), nn::Rows<float>(out, 1, m_inputs),
+                   buffers.scratch);
+      in = out;
     }
-    m_model.layer(l).forward(params, nn::ConstRows<float>(in, n, m_inputs),
-                             nn::Rows<float>(out, n, m_inputs), buffers.scratch);
-    in = out;
   }
   buffers.logits.resize(n, m_outputs);
-  m_model.layer(last).forward(params, nn::ConstRows<float>(features, n, m_inputs),
-                              nn::rowBlock(buffers.logits, 0, n), buffers.scratch);
+  m_model.layer(m_model.layerCount() - 1)
+      .forward(params, nn::ConstRows<float>(features, n, m_inputs),
+               nn::rowBlock(buffers.logits, 0, n), buffers.scratch);
 }
 
 double LinearHeadGradient::forward(const data::Split& train, std::span<const int> lot, bool norms,

@@ -46,6 +46,7 @@ class LinearHeadGradient {
   Eigen::Index m_inputs = 0;   // the Dense layer's input width
   Eigen::Index m_outputs = 0;  // classes
   Eigen::Index m_rows = 0;     // examples of the current lot
+  std::vector<int> m_prefix;   // the layers before the Dense layer that change a row
   // Row-major lot × inputs and lot × outputs storage that only grows.
   std::vector<float, Eigen::aligned_allocator<float>> m_features, m_deltas, m_losses, m_scaled;
   std::vector<ChunkBuffers> m_chunks;
