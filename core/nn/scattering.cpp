@@ -255,17 +255,16 @@ class Scattering2D::Worker {
 void Scattering2D::Worker::multiplySubsample(const std::vector<Complex>& x, int rows, int cols,
                                              const FourierFilter& f, int k,
                                              std::vector<Complex>& dst) {
+  using ComplexArray = Eigen::Array<Complex, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   const int r2 = rows / k, c2 = cols / k;
-  dst.assign(static_cast<std::size_t>(r2) * c2, Complex(0.0f, 0.0f));
-  for (int r = 0; r < rows; ++r) {
-    Complex* target = dst.data() + static_cast<std::ptrdiff_t>(r % r2) * c2;
-    const Complex* source = x.data() + static_cast<std::ptrdiff_t>(r) * cols;
-    const float* filter = f.data() + static_cast<std::ptrdiff_t>(r) * cols;
-    for (int block = 0; block < cols; block += c2)
-      for (int c = 0; c < c2; ++c) target[c] += source[block + c] * filter[block + c];
-  }
-  const float scale = 1.0f / static_cast<float>(k * k);
-  for (Complex& v : dst) v *= scale;
+  const Eigen::Map<const ComplexArray> spectrum(x.data(), rows, cols);
+  dst.resize(static_cast<std::size_t>(r2) * c2);
+  Eigen::Map<ComplexArray> folded(dst.data(), r2, c2);
+  folded = spectrum.topLeftCorner(r2, c2) * f.topLeftCorner(r2, c2);
+  for (int br = 0; br < k; ++br)
+    for (int bc = br == 0 ? 1 : 0; bc < k; ++bc)
+      folded += spectrum.block(br * r2, bc * c2, r2, c2) * f.block(br * r2, bc * c2, r2, c2);
+  if (k > 1) folded *= Complex(1.0f / static_cast<float>(k * k), 0.0f);
 }
 
 void Scattering2D::Worker::forwardReal(const std::vector<float>& u, int res,
@@ -288,9 +287,8 @@ void Scattering2D::Worker::inverseModulus(const std::vector<Complex>& z, int res
   m_rowsDone[r].noalias() = spectrum * cols.transpose();
   m_bothDone[r].noalias() = rows * m_rowsDone[r];
   u.resize(z.size());
-  const Complex* w = m_bothDone[r].data();
-  for (std::size_t i = 0; i < z.size(); ++i)
-    u[i] = std::sqrt(w[i].real() * w[i].real() + w[i].imag() * w[i].imag());
+  Eigen::Map<RealMatrix>(u.data(), rows.rows(), cols.rows()) =
+      m_bothDone[r].cwiseAbs2().cwiseSqrt();
 }
 
 // out = A·U·Bᵀ with the separable low-pass operators of this resolution (see lowPassRows).
