@@ -6,15 +6,18 @@
 // transform's cost does not depend on the pixels); the epoch is then skipped.
 // Run: bench_scattering   (figures in the issue 14 report; never a pass/fail on time)
 //
-// Measured 2026-11-22 on the 2-core build machine under load average 15-18 (other builds),
-// so as CPU time, not wall time: the transform costs about 1.7 ms of one core per 28×28
-// image (perf stat task-clock over the 300 transforms of test_scattering's thread test),
-// 60 % of it in kissfft's butterflies (the 64 order-2 paths' 18×18 transforms) — about
-// 60 s for the 70,000 images on 2 idle cores, four times the issue's 15 s target. A DP
-// epoch of scatter-linear at lot 8192 spends most of its time re-faulting its 8192×3969
-// activation matrices (Poisson lots change size every step, so the workspace reallocates)
-// and copying them through GroupNorm and Flatten: about 95 s wall per epoch at that load
-// with one thread, far from the 0.3 s target.
+// The CPU column is the whole process's CPU time (every thread); on this shared machine the
+// wall column mostly measures the other users. Measured 2026-11-23, load average 10-13:
+//   before (kissfft row/column passes, low-pass in the Fourier domain, Workspace path):
+//     transform 1.7 ms of one core per image (≈ 120 s of CPU for 70,000 images);
+//     DP epoch at lot 8192: 17.6 s of CPU, 30 s wall (page faults and lot-sized copies).
+//   now (2-D DFTs as Eigen products, separable low-pass in space, no forward DFT of U₂;
+//   core/train/linear_head_gradient.h for the epoch):
+//     all 70,000 images: 30.6 s of CPU (0.44 ms per image) — 15.3 s on 2 idle cores at
+//       best, just above the issue's 15 s target;
+//     DP epoch at lot 8192: 0.69 s of CPU (2.2 s wall at that load) — 0.35 s on 2 idle
+//       cores at best, just above the issue's 0.3 s target; lot 1024: 0.43 s of CPU.
+
 #include <benchmark/benchmark.h>
 
 #include <chrono>

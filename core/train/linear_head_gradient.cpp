@@ -1,6 +1,7 @@
 #include "core/train/linear_head_gradient.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/common/errors.h"
 #include "core/common/parallel.h"
@@ -11,19 +12,11 @@ namespace epsilon::train {
 
 namespace {
 
-// Examples per chunk of pass 1: a chunk's 64 rows of 3969 features (1 MiB) stay in cache
-// while the parameter-free layers and the Dense layer pass over them.
-constexpr std::size_t kChunk = 64;
-// Parameter columns per task of pass 2: each task reads its columns of every example.
-constexpr std::size_t kColumnBlock = 256;
-
-// Grows `v` to at least `size` floats (never shrinks: a Poisson lot of another size reuses
-// the pages already touched) and returns its data.
-float* atLeast(std::vector<float, Eigen::aligned_allocator<float>>& v, Eigen::Index size) {
-  if (v.size() < static_cast<std::size_t>(size))
-    v.resize(static_cast<std::size_t>(size + size / 16));
-  return v.data();
-}
+// Examples per chunk: a chunk's 128 rows of 3969 features (2 MiB) stay in cache from the
+// parameter-free layers to the chunk's weighted sum; a lot of 8192 has 64 partial sums.
+constexpr std::size_t kChunk = 128;
+// Parameters per task when the chunks' partial sums are added up.
+constexpr std::size_t kParameterBlock = 4096;
 
 }  // namespace
 
@@ -49,18 +42,18 @@ LinearHeadGradient::LinearHeadGradient(const nn::Model<float>& model) : m_model(
 }
 
 // Each example goes from its row of the split through the parameter-free layers straight
-// into its row of the lot's matrix: no gathered copy, and Flatten (the identity on a
+// into its row of the chunk's matrix: no gathered copy, and Flatten (the identity on a
 // row-major C×H×W row) is skipped.
 void LinearHeadGradient::forwardChunk(const data::Split& train, std::span<const int> rows,
-                                      Eigen::Index begin, ChunkBuffers& buffers) {
+                                      ChunkBuffers& buffers) {
   const auto n = static_cast<Eigen::Index>(rows.size());
-  float* features = m_features.data() + begin * m_inputs;
+  buffers.features.resize(n, m_inputs);
   const float* params = m_model.parameters().data();
   buffers.ping.resize(1, m_inputs);
   buffers.pong.resize(1, m_inputs);
   for (Eigen::Index i = 0; i < n; ++i) {
     const float* in = train.features.row(rows[static_cast<std::size_t>(i)]).data();
-    float* target = features + i * m_inputs;
+    float* target = buffers.features.row(i).data();
     if (m_prefix.empty()) std::copy_n(in, m_inputs, target);
     for (std::size_t k = 0; k < m_prefix.size(); ++k) {
       float* out = k + 1 == m_prefix.size() ? target
@@ -74,63 +67,74 @@ void LinearHeadGradient::forwardChunk(const data::Split& train, std::span<const 
   }
   buffers.logits.resize(n, m_outputs);
   m_model.layer(m_model.layerCount() - 1)
-      .forward(params, nn::ConstRows<float>(features, n, m_inputs),
+      .forward(params, nn::rowBlock(std::as_const(buffers.features), 0, n),
                nn::rowBlock(buffers.logits, 0, n), buffers.scratch);
 }
 
-double LinearHeadGradient::forward(const data::Split& train, std::span<const int> lot, bool norms,
-                                   privacy::GradientMatrix& squaredNorms) {
-  m_rows = static_cast<Eigen::Index>(lot.size());
-  atLeast(m_features, m_rows * m_inputs);
-  atLeast(m_deltas, m_rows * m_outputs);
-  atLeast(m_losses, m_rows);
-  if (norms) squaredNorms.resize(m_rows, 1);
+LinearHeadGradient::Step LinearHeadGradient::compute(const data::Split& train,
+                                                     std::span<const int> lot,
+                                                     const privacy::Privatizer* privatizer,
+                                                     std::vector<double>* unitNorms,
+                                                     Eigen::VectorXf& sum) {
+  const Eigen::Index p = m_model.parameterCount();
+  sum.setZero(p);
+  Step step;
+  if (lot.empty()) return step;
   const std::size_t chunks = chunkCount(lot.size(), kChunk);
   if (m_chunks.size() < chunks) m_chunks.resize(chunks);
+  if (m_partials.rows() < static_cast<Eigen::Index>(chunks) || m_partials.cols() != p)
+    m_partials.resize(static_cast<Eigen::Index>(chunks), p);
+  const std::size_t normsBefore = unitNorms ? unitNorms->size() : 0;
+  if (unitNorms) unitNorms->resize(normsBefore + lot.size());
   const nn::Layer<float>& dense = m_model.layer(m_model.layerCount() - 1);
   forEachChunk(lot.size(), kChunk, [&](std::size_t c, std::size_t begin, std::size_t end) {
-    const auto b = static_cast<Eigen::Index>(begin), n = static_cast<Eigen::Index>(end - begin);
-    ChunkBuffers& buffers = m_chunks[c];
+    const auto n = static_cast<Eigen::Index>(end - begin);
+    ChunkBuffers& b = m_chunks[c];
     const auto rows = lot.subspan(begin, end - begin);
-    forwardChunk(train, rows, b, buffers);
+    forwardChunk(train, rows, b);
     int labels[kChunk];
+    float losses[kChunk];
     for (std::size_t i = 0; i < rows.size(); ++i)
       labels[i] = train.labels[static_cast<std::size_t>(rows[i])];
-    float* delta = m_deltas.data() + b * m_outputs;
-    nn::softmaxCrossEntropy<float>(nn::rowBlock(std::as_const(buffers.logits), 0, n), labels,
-                                   m_losses.data() + b, nn::Rows<float>(delta, n, m_outputs));
-    if (norms)
-      dense.perExampleSquaredNorms(
-          nn::ConstRows<float>(m_features.data() + b * m_inputs, n, m_inputs),
-          nn::ConstRows<float>(delta, n, m_outputs), squaredNorms.data() + b, buffers.scratch);
+    b.deltas.resize(n, m_outputs);
+    nn::softmaxCrossEntropy<float>(nn::rowBlock(std::as_const(b.logits), 0, n), labels, losses,
+                                   nn::rowBlock(b.deltas, 0, n));
+    b.lossSum = 0.0;
+    for (Eigen::Index i = 0; i < n; ++i) b.lossSum += losses[i];
+    b.stats = {};
+    if (privatizer) {
+      b.norms.resize(n, 1);
+      dense.perExampleSquaredNorms(nn::rowBlock(std::as_const(b.features), 0, n),
+                                   nn::rowBlock(std::as_const(b.deltas), 0, n), b.norms.data(),
+                                   b.scratch);
+      if (unitNorms)
+        for (Eigen::Index i = 0; i < n; ++i)
+          (*unitNorms)[normsBefore + begin + static_cast<std::size_t>(i)] =
+              std::sqrt(static_cast<double>(b.norms(i, 0)));
+      privatizer->clipWeights(b.norms, b.weights, b.stats);
+      b.deltas = b.weights.col(0).asDiagonal() * b.deltas;
+    } else {
+      b.stats.units += n;
+    }
+    // This chunk's Σ w_i δ_i a_iᵀ (weights, row-major) and Σ w_i δ_i (bias).
+    auto partial = m_partials.row(static_cast<Eigen::Index>(c));
+    nn::Rows<float>(partial.data(), m_outputs, m_inputs).noalias() =
+        b.deltas.transpose() * b.features;
+    partial.tail(m_outputs) = b.deltas.colwise().sum();
   });
-  double total = 0.0;
-  for (Eigen::Index i = 0; i < m_rows; ++i) total += m_losses[static_cast<std::size_t>(i)];
-  return total;
-}
-
-// Σ_i w_i δ_i a_iᵀ = (diag(w)·Δ)ᵀ·A and Σ_i w_i δ_i for the bias (Goodfellow 2015, §2),
-// split by blocks of A's columns: every parameter is written by one task, no partial sums.
-void LinearHeadGradient::weightedSum(std::span<const float> weights, Eigen::VectorXf& sum) {
-  if (static_cast<Eigen::Index>(weights.size()) != m_rows)
-    throw ModelError("LinearHeadGradient::weightedSum: expected one weight per example (" +
-                     std::to_string(m_rows) + "), found " + std::to_string(weights.size()));
-  sum.setZero(m_model.parameterCount());
-  if (m_rows == 0) return;
-  const nn::ConstRows<float> deltas(m_deltas.data(), m_rows, m_outputs);
-  const nn::ConstRows<float> inputs(m_features.data(), m_rows, m_inputs);
-  nn::Rows<float> scaled(atLeast(m_scaled, m_rows * m_outputs), m_rows, m_outputs);
-  scaled.noalias() =
-      Eigen::Map<const Eigen::VectorXf>(weights.data(), m_rows).asDiagonal() * deltas;
-  nn::Rows<float> gradient(sum.data(), m_outputs, m_inputs);
-  forEachChunk(static_cast<std::size_t>(m_inputs), kColumnBlock,
+  forEachChunk(static_cast<std::size_t>(p), kParameterBlock,
                [&](std::size_t, std::size_t begin, std::size_t end) {
                  const auto j = static_cast<Eigen::Index>(begin),
                             len = static_cast<Eigen::Index>(end - begin);
-                 gradient.middleCols(j, len).noalias() =
-                     scaled.transpose() * inputs.middleCols(j, len);
+                 for (std::size_t c = 0; c < chunks; ++c)
+                   sum.segment(j, len) +=
+                       m_partials.row(static_cast<Eigen::Index>(c)).segment(j, len).transpose();
                });
-  sum.tail(m_outputs) = scaled.colwise().sum().transpose();
+  for (std::size_t c = 0; c < chunks; ++c) {
+    step.lossSum += m_chunks[c].lossSum;
+    step.stats.merge(m_chunks[c].stats);
+  }
+  return step;
 }
 
 }  // namespace epsilon::train

@@ -14,11 +14,12 @@
 namespace epsilon::train {
 
 // For out = W·a + b the example's gradient is δ aᵀ (and δ for b), so its squared norm is
-// ‖δ‖²·(‖a‖² + 1) and the weighted sum over the lot is (diag(w)·Δ)ᵀ·A, one matrix product
-// (Goodfellow 2015, "Efficient Per-Example Gradient Computations", §2). The parameter-free
-// layers before the Dense layer run once per example, chunk by chunk, straight into one
-// lot × inputs matrix that only grows, so Poisson lots of changing size allocate nothing.
-// Fixed chunks and column blocks make every result independent of the thread count.
+// ‖δ‖²·(‖a‖² + 1) and a weighted sum over examples is (diag(w)·Δ)ᵀ·A, one matrix product
+// (Goodfellow 2015, "Efficient Per-Example Gradient Computations", §2). A clip factor
+// depends on its own example's norm only, so each fixed chunk of the lot is done in one
+// pass while its rows are in cache: the parameter-free layers straight from the split's
+// rows, the norms, the privatizer's factors, and the chunk's weighted sum, which are then
+// added in chunk order, so the result does not depend on the thread count.
 class LinearHeadGradient {
  public:
   // True when every layer but the last has no parameters and the last is a Dense layer.
@@ -26,30 +27,33 @@ class LinearHeadGradient {
 
   explicit LinearHeadGradient(const nn::Model<float>& model);
 
-  // Pass 1 over the lot: the Dense layer's inputs, the logits, each example's loss and
-  // δ = ∂loss/∂logits, and (when `norms`) each example's squared gradient norm into
-  // `squaredNorms` (lot × 1). Returns the lot's summed loss.
-  double forward(const data::Split& train, std::span<const int> lot, bool norms,
-                 privacy::GradientMatrix& squaredNorms);
-  // Pass 2: sum (parameterCount() long, overwritten) = Σ_i weights[i]·g_i over the lot.
-  void weightedSum(std::span<const float> weights, Eigen::VectorXf& sum);
+  struct Step {
+    double lossSum = 0.0;
+    privacy::PrivatizeStats stats;
+  };
+  // sum (parameterCount() long, overwritten) = Σ_i w_i·g_i over the lot, w_i the factors
+  // `privatizer` gives each example's norm (all 1, and no norms, when it is null). With
+  // `unitNorms`, each example's pre-clip norm is appended to it.
+  Step compute(const data::Split& train, std::span<const int> lot,
+               const privacy::Privatizer* privatizer, std::vector<double>* unitNorms,
+               Eigen::VectorXf& sum);
 
  private:
   struct ChunkBuffers {
-    nn::Matrix<float> ping, pong, logits;
+    nn::Matrix<float> features, ping, pong, logits, deltas;
+    privacy::GradientMatrix norms, weights;
     nn::ChunkScratch<float> scratch;
+    privacy::PrivatizeStats stats;
+    double lossSum = 0.0;
   };
-  void forwardChunk(const data::Split& train, std::span<const int> rows, Eigen::Index begin,
-                    ChunkBuffers& buffers);
+  void forwardChunk(const data::Split& train, std::span<const int> rows, ChunkBuffers& buffers);
 
   const nn::Model<float>& m_model;
   Eigen::Index m_inputs = 0;   // the Dense layer's input width
   Eigen::Index m_outputs = 0;  // classes
-  Eigen::Index m_rows = 0;     // examples of the current lot
   std::vector<int> m_prefix;   // the layers before the Dense layer that change a row
-  // Row-major lot × inputs and lot × outputs storage that only grows.
-  std::vector<float, Eigen::aligned_allocator<float>> m_features, m_deltas, m_losses, m_scaled;
   std::vector<ChunkBuffers> m_chunks;
+  nn::Matrix<float> m_partials;  // one row per chunk: its weighted sum
 };
 
 }  // namespace epsilon::train

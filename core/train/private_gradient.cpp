@@ -164,22 +164,11 @@ void PrivateGradient::perExampleFast(const data::Split& train, std::span<const i
 // Workspace's lot-sized copies per layer.
 void PrivateGradient::perExampleLinearHead(const data::Split& train, std::span<const int> lot,
                                            StepGradient& out) {
-  const auto n = static_cast<Eigen::Index>(lot.size());
   const bool norms = m_privatizer.needsNorms() || m_recordNorms;
-  out.lossSum = m_linearHead->forward(train, lot, norms, m_squaredNorms);
-  if (!norms) {
-    m_weights.setOnes(n, 1);
-    out.stats.units += n;
-  } else {
-    if (m_recordNorms) {
-      out.unitNorms.reserve(static_cast<std::size_t>(n));
-      for (Eigen::Index i = 0; i < n; ++i)
-        out.unitNorms.push_back(std::sqrt(static_cast<double>(m_squaredNorms.row(i).sum())));
-    }
-    m_privatizer.clipWeights(m_squaredNorms, m_weights, out.stats);
-  }
-  m_linearHead->weightedSum(std::span<const float>(m_weights.data(), static_cast<std::size_t>(n)),
-                            m_sum);
+  const LinearHeadGradient::Step step = m_linearHead->compute(
+      train, lot, norms ? &m_privatizer : nullptr, m_recordNorms ? &out.unitNorms : nullptr, m_sum);
+  out.lossSum = step.lossSum;
+  out.stats.merge(step.stats);
 }
 
 // The tanh filter needs every entry of every example's gradient: materialise them a block

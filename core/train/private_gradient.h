@@ -77,7 +77,6 @@ class PrivateGradient {
   nn::Matrix<float> m_inputs;
   std::vector<int> m_labels;
   privacy::GradientMatrix m_weights;
-  privacy::GradientMatrix m_squaredNorms;
   // The fused path of a Dense layer on parameter-free layers (null for other models).
   std::unique_ptr<LinearHeadGradient> m_linearHead;
 };

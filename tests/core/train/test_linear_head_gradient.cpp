@@ -20,16 +20,14 @@
 #include "core/privacy/privatizer.h"
 #include "core/train/linear_head_gradient.h"
 #include "core/train/private_gradient.h"
+#include "tests/core/train/gradient_test_support.h"
 
 using namespace epsilon;
 using namespace epsilon::train;
+using epsilon::train::test::digits;
+using epsilon::train::test::perExample;
 
 namespace {
-
-const data::Dataset& digits() {
-  static const data::Dataset d = data::loadDataset("uci-digits");
-  return d;
-}
 
 // The scattering features (81×2×2 for 8×8 digits) of the first 300 training digits.
 const data::Split& digitFeatures() {
@@ -48,19 +46,6 @@ std::vector<int> lotOf(int size, int stride, int modulo) {
   std::vector<int> lot;
   for (int i = 0; i < size; ++i) lot.push_back((i * stride) % modulo);
   return lot;
-}
-
-nn::Matrix<float> perExample(const nn::Model<float>& model, const data::Split& split,
-                             const std::vector<int>& lot) {
-  nn::Matrix<float> x(static_cast<Eigen::Index>(lot.size()), split.features.cols());
-  std::vector<int> labels;
-  for (std::size_t i = 0; i < lot.size(); ++i) {
-    x.row(static_cast<Eigen::Index>(i)) = split.features.row(lot[i]);
-    labels.push_back(split.labels[static_cast<std::size_t>(lot[i])]);
-  }
-  nn::Workspace<float> ws;
-  model.backward(x, labels, ws);
-  return model.perExampleGradients(ws);
 }
 
 struct Case {
@@ -111,17 +96,17 @@ class TestLinearHeadGradient : public QObject {
   void matchesMaterialisedClipping() {
     QFETCH(QString, preset);
     const Case c = makeCase(preset);
-    const auto lot = lotOf(150, 7, 300);  // three chunks of 64, 64 and 22 examples
+    const auto lot = lotOf(300, 7, 300);  // three chunks of 128, 128 and 44 examples
     const nn::Matrix<float> g = perExample(c.model, *c.split, lot);
     std::vector<double> norms;
     for (Eigen::Index i = 0; i < g.rows(); ++i) norms.push_back(g.row(i).cast<double>().norm());
     std::vector<double> sorted = norms;
-    std::nth_element(sorted.begin(), sorted.begin() + 75, sorted.end());
-    const double clip = sorted[75];  // about half the examples clipped
+    std::nth_element(sorted.begin(), sorted.begin() + 150, sorted.end());
+    const double clip = sorted[150];  // about half the examples clipped
     Eigen::VectorXd expected = Eigen::VectorXd::Zero(g.cols());
     for (Eigen::Index i = 0; i < g.rows(); ++i)
       expected += g.row(i).transpose().cast<double>() / std::max(1.0, norms[std::size_t(i)] / clip);
-    expected /= 150.0;
+    expected /= 300.0;
     StepGradient step;
     const Eigen::VectorXf got = privateGradient(c, lot, clip, &step);
     const double error = (got.cast<double>() - expected).norm() / expected.norm();
@@ -131,14 +116,14 @@ class TestLinearHeadGradient : public QObject {
       QVERIFY2(
           std::abs(step.unitNorms[i] - norms[i]) <= 1e-5 * norms[i],
           qPrintable(QString("example %1: %2 vs %3").arg(i).arg(step.unitNorms[i]).arg(norms[i])));
-    QVERIFY(step.stats.clipped > 50 && step.stats.clipped < 100);
-    QCOMPARE(step.stats.units, 150LL);
+    QVERIFY(step.stats.clipped > 100 && step.stats.clipped < 200);
+    QCOMPARE(step.stats.units, 300LL);
     QVERIFY(step.lossSum > 0.0);
   }
 
   void sameBitsWithOneOrTwoThreads() {
     const Case c = makeCase("scatter-linear");
-    const auto lot = lotOf(200, 11, 300);
+    const auto lot = lotOf(290, 11, 300);
     Eigen::VectorXf one, two;
     {
       tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 1);
@@ -156,25 +141,22 @@ class TestLinearHeadGradient : public QObject {
     // Poisson lots change size every step; the buffers only grow and stale rows never leak.
     const Case c = makeCase("scatter-linear");
     LinearHeadGradient head(c.model);
-    privacy::GradientMatrix norms;
-    const auto big = lotOf(150, 7, 300), small = lotOf(20, 13, 300);
-    const std::vector<float> ones150(150, 1.0f), ones20(20, 1.0f);
+    const auto big = lotOf(300, 7, 300), small = lotOf(20, 13, 300);
     Eigen::VectorXf first, second, third, fresh;
-    const double loss1 = head.forward(*c.split, big, true, norms);
-    head.weightedSum(ones150, first);
-    head.forward(*c.split, small, true, norms);
-    QCOMPARE(norms.rows(), Eigen::Index{20});
-    head.weightedSum(ones20, second);
-    const double loss3 = head.forward(*c.split, big, true, norms);
-    head.weightedSum(ones150, third);
+    const auto step1 = head.compute(*c.split, big, nullptr, nullptr, first);
+    head.compute(*c.split, small, nullptr, nullptr, second);
+    const auto step3 = head.compute(*c.split, big, nullptr, nullptr, third);
     LinearHeadGradient other(c.model);
-    other.forward(*c.split, small, false, norms);
-    other.weightedSum(ones20, fresh);
-    QCOMPARE(loss1, loss3);
+    other.compute(*c.split, small, nullptr, nullptr, fresh);
+    QCOMPARE(step1.lossSum, step3.lossSum);
+    QCOMPARE(step1.stats.units, 300LL);
     QVERIFY(first == third);
     QVERIFY(second == fresh);
     QVERIFY(first != second);
-    QVERIFY_THROWS_EXCEPTION(ModelError, head.weightedSum(ones20, second));
+    // Weights all 1: the plain sum of the examples' gradients.
+    const nn::Matrix<float> g = perExample(c.model, *c.split, small);
+    const Eigen::VectorXf expected = g.colwise().sum().transpose();
+    QVERIFY((fresh - expected).norm() <= 1e-5f * expected.norm());
   }
 };
 

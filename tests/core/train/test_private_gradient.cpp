@@ -19,16 +19,14 @@
 #include "core/nn/model.h"
 #include "core/privacy/privatizer.h"
 #include "core/train/private_gradient.h"
+#include "tests/core/train/gradient_test_support.h"
 
 using namespace epsilon;
 using namespace epsilon::train;
+using epsilon::train::test::digits;
+using epsilon::train::test::perExample;
 
 namespace {
-
-const data::Dataset& digits() {
-  static const data::Dataset d = data::loadDataset("uci-digits");
-  return d;
-}
 
 const data::Dataset& mnist() {
   static const data::Dataset d = data::loadDataset("mnist-10k");
@@ -53,20 +51,6 @@ std::vector<int> lotOf(int size, int stride) {
   std::vector<int> lot(static_cast<std::size_t>(size));
   for (int i = 0; i < size; ++i) lot[static_cast<std::size_t>(i)] = i * stride;
   return lot;
-}
-
-// Every example's gradient, one row each.
-nn::Matrix<float> perExample(const nn::Model<float>& model, const data::Split& split,
-                             const std::vector<int>& lot) {
-  nn::Matrix<float> x(static_cast<Eigen::Index>(lot.size()), split.features.cols());
-  std::vector<int> labels;
-  for (std::size_t i = 0; i < lot.size(); ++i) {
-    x.row(static_cast<Eigen::Index>(i)) = split.features.row(lot[i]);
-    labels.push_back(split.labels[static_cast<std::size_t>(lot[i])]);
-  }
-  nn::Workspace<float> ws;
-  model.backward(x, labels, ws);
-  return model.perExampleGradients(ws);
 }
 
 // Reference clipping: g / max(1, ‖g‖/C) per row, or per layer with C/√G.
