@@ -2,6 +2,13 @@
 // per-example gradients: the small real data set and that slow but obviously correct path.
 #pragma once
 
+// GCC 12 reports false "may be used uninitialized" warnings from inside Eigen's AVX-512
+// reductions wherever they are inlined into the suites that include this header.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+
 #include <vector>
 
 #include "core/data/registry.h"

@@ -2,11 +2,6 @@
 // against the slow but obviously correct reference: every example's gradient materialised
 // through the Workspace, clipped by the formula and added. Also: which models take the path,
 // thread-count independence, and lots of changing size reusing the buffers.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#endif
-
 #include <tbb/global_control.h>
 
 #include <QtTest>
@@ -24,8 +19,7 @@
 
 using namespace epsilon;
 using namespace epsilon::train;
-using epsilon::train::test::digits;
-using epsilon::train::test::perExample;
+using namespace epsilon::train::test;
 
 namespace {
 

@@ -3,13 +3,6 @@
 // formula, add, divide by L. The fast path (norms → clip factors → weighted sum) must agree,
 // flat and per layer, for dense and convolutional networks; micro-batches, tanh, the noise
 // and adaptive clipping are checked the same way.
-// GCC 12 reports false "may be used uninitialized" warnings from inside Eigen's AVX-512
-// reductions wherever they are inlined into this file.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#endif
-
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
@@ -23,8 +16,7 @@
 
 using namespace epsilon;
 using namespace epsilon::train;
-using epsilon::train::test::digits;
-using epsilon::train::test::perExample;
+using namespace epsilon::train::test;
 
 namespace {
 
