@@ -71,6 +71,43 @@ void LinearHeadGradient::forwardChunk(const data::Split& train, std::span<const 
                nn::rowBlock(buffers.logits, 0, n), buffers.scratch);
 }
 
+// One chunk: forward, δ, norms and clip factors, then Σ w_i δ_i a_iᵀ (the weights,
+// row-major) and Σ w_i δ_i (the bias) into `partial`.
+void LinearHeadGradient::chunkSum(const data::Split& train, std::span<const int> rows,
+                                  const privacy::Privatizer* privatizer, double* unitNorms,
+                                  ChunkBuffers& b, float* partial) {
+  const auto n = static_cast<Eigen::Index>(rows.size());
+  const nn::Layer<float>& dense = m_model.layer(m_model.layerCount() - 1);
+  forwardChunk(train, rows, b);
+  int labels[kChunk];
+  float losses[kChunk];
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    labels[i] = train.labels[static_cast<std::size_t>(rows[i])];
+  b.deltas.resize(n, m_outputs);
+  nn::softmaxCrossEntropy<float>(nn::rowBlock(std::as_const(b.logits), 0, n), labels, losses,
+                                 nn::rowBlock(b.deltas, 0, n));
+  b.lossSum = 0.0;
+  for (Eigen::Index i = 0; i < n; ++i) b.lossSum += losses[i];
+  b.stats = {};
+  if (privatizer) {
+    b.norms.resize(n, 1);
+    dense.perExampleSquaredNorms(nn::rowBlock(std::as_const(b.features), 0, n),
+                                 nn::rowBlock(std::as_const(b.deltas), 0, n), b.norms.data(),
+                                 b.scratch);
+    if (unitNorms)
+      for (Eigen::Index i = 0; i < n; ++i)
+        unitNorms[i] = std::sqrt(static_cast<double>(b.norms(i, 0)));
+    privatizer->clipWeights(b.norms, b.weights, b.stats);
+    b.deltas = b.weights.col(0).asDiagonal() * b.deltas;
+  } else {
+    b.stats.units += n;
+  }
+  // This chunk's Σ w_i δ_i a_iᵀ (weights, row-major) and Σ w_i δ_i (bias).
+  nn::Rows<float>(partial, m_outputs, m_inputs).noalias() = b.deltas.transpose() * b.features;
+  Eigen::Map<Eigen::RowVectorXf>(partial + m_outputs * m_inputs, m_outputs) =
+      b.deltas.colwise().sum();
+}
+
 LinearHeadGradient::Step LinearHeadGradient::compute(const data::Split& train,
                                                      std::span<const int> lot,
                                                      const privacy::Privatizer* privatizer,
@@ -86,41 +123,11 @@ LinearHeadGradient::Step LinearHeadGradient::compute(const data::Split& train,
     m_partials.resize(static_cast<Eigen::Index>(chunks), p);
   const std::size_t normsBefore = unitNorms ? unitNorms->size() : 0;
   if (unitNorms) unitNorms->resize(normsBefore + lot.size());
-  const nn::Layer<float>& dense = m_model.layer(m_model.layerCount() - 1);
   forEachChunk(lot.size(), kChunk, [&](std::size_t c, std::size_t begin, std::size_t end) {
-    const auto n = static_cast<Eigen::Index>(end - begin);
     ChunkBuffers& b = m_chunks[c];
-    const auto rows = lot.subspan(begin, end - begin);
-    forwardChunk(train, rows, b);
-    int labels[kChunk];
-    float losses[kChunk];
-    for (std::size_t i = 0; i < rows.size(); ++i)
-      labels[i] = train.labels[static_cast<std::size_t>(rows[i])];
-    b.deltas.resize(n, m_outputs);
-    nn::softmaxCrossEntropy<float>(nn::rowBlock(std::as_const(b.logits), 0, n), labels, losses,
-                                   nn::rowBlock(b.deltas, 0, n));
-    b.lossSum = 0.0;
-    for (Eigen::Index i = 0; i < n; ++i) b.lossSum += losses[i];
-    b.stats = {};
-    if (privatizer) {
-      b.norms.resize(n, 1);
-      dense.perExampleSquaredNorms(nn::rowBlock(std::as_const(b.features), 0, n),
-                                   nn::rowBlock(std::as_const(b.deltas), 0, n), b.norms.data(),
-                                   b.scratch);
-      if (unitNorms)
-        for (Eigen::Index i = 0; i < n; ++i)
-          (*unitNorms)[normsBefore + begin + static_cast<std::size_t>(i)] =
-              std::sqrt(static_cast<double>(b.norms(i, 0)));
-      privatizer->clipWeights(b.norms, b.weights, b.stats);
-      b.deltas = b.weights.col(0).asDiagonal() * b.deltas;
-    } else {
-      b.stats.units += n;
-    }
-    // This chunk's Σ w_i δ_i a_iᵀ (weights, row-major) and Σ w_i δ_i (bias).
-    auto partial = m_partials.row(static_cast<Eigen::Index>(c));
-    nn::Rows<float>(partial.data(), m_outputs, m_inputs).noalias() =
-        b.deltas.transpose() * b.features;
-    partial.tail(m_outputs) = b.deltas.colwise().sum();
+    double* norms = unitNorms ? unitNorms->data() + normsBefore + begin : nullptr;
+    chunkSum(train, lot.subspan(begin, end - begin), privatizer, norms, b,
+             m_partials.row(static_cast<Eigen::Index>(c)).data());
   });
   forEachChunk(static_cast<std::size_t>(p), kParameterBlock,
                [&](std::size_t, std::size_t begin, std::size_t end) {

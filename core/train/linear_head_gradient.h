@@ -47,6 +47,9 @@ class LinearHeadGradient {
     double lossSum = 0.0;
   };
   void forwardChunk(const data::Split& train, std::span<const int> rows, ChunkBuffers& buffers);
+  void chunkSum(const data::Split& train, std::span<const int> rows,
+                const privacy::Privatizer* privatizer, double* unitNorms, ChunkBuffers& b,
+                float* partial);
 
   const nn::Model<float>& m_model;
   Eigen::Index m_inputs = 0;   // the Dense layer's input width
