@@ -13,9 +13,9 @@
 //     DP epoch at lot 8192: 17.6 s of CPU, 30 s wall (page faults and lot-sized copies).
 //   now (2-D DFTs as Eigen products, separable low-pass in space, no forward DFT of U₂;
 //   core/train/linear_head_gradient.h for the epoch):
-//     all 70,000 images: 30.6 s of CPU (0.44 ms per image) — 15.3 s on 2 idle cores at
-//       best, just above the 15 s target;
-//     DP epoch at lot 8192: 0.69 s of CPU (2.2 s wall at that load) — 0.35 s on 2 idle
+//     all 70,000 images: 28.5 s of CPU (0.41 ms per image; 65 s wall at load 8-9) — 14.3 s
+//       on 2 idle cores if both were fully used, at the 15 s target, not shown;
+//     DP epoch at lot 8192: 0.68 s of CPU (1.8 s wall at that load) — 0.34 s on 2 idle
 //       cores at best, just above the 0.3 s target; lot 1024: 0.43 s of CPU.
 
 #include <benchmark/benchmark.h>
