@@ -430,6 +430,7 @@ QString MainWindow::openDataFolder(const QString& path) {
 void MainWindow::setPresentationMode(bool on) {
   m_charts->setPresentationMode(on);
   m_readout->setPresentationMode(on);
+  m_panel->setCompactLayout(on);
   QFont f = QApplication::font();
   f.setPointSize(on ? 14 : QFont().pointSize());
   setFont(f);
