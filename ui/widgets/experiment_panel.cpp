@@ -5,13 +5,16 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStackedWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <cmath>
 
@@ -114,15 +117,15 @@ void ExperimentPanel::connectControls() {
   connect(m_undoDefaults, &QPushButton::clicked, this, &ExperimentPanel::undoDatasetDefaults);
   connect(m_model, &QComboBox::currentIndexChanged, this, &ExperimentPanel::refreshModel);
   connect(m_pcaDims, &QSpinBox::valueChanged, this, &ExperimentPanel::refreshModel);  // k sets P
-  // The stack shows the page of the chosen privatizer, and takes the height of that page, not
-  // of its tallest one.
+  // The stack shows the page of the chosen privatizer, and takes the size of that page, not of
+  // its largest one.
   auto showPage = [this] {
     const QVariant kind = m_privatizer->currentData();
     for (int i = 0; i < m_privatizerPages->count(); ++i) {
       QWidget* page = m_privatizerPages->widget(i);
       const bool shown = page->property("privatizer") == kind;
-      page->setSizePolicy(QSizePolicy::Preferred,
-                          shown ? QSizePolicy::Preferred : QSizePolicy::Ignored);
+      const auto policy = shown ? QSizePolicy::Preferred : QSizePolicy::Ignored;
+      page->setSizePolicy(policy, policy);
       if (shown) m_privatizerPages->setCurrentWidget(page);
     }
     m_privatizerPages->adjustSize();
@@ -277,16 +280,42 @@ void ExperimentPanel::setCompactLayout(bool on) {
   // widest label plus the widest field.
   for (QFormLayout* form : findChildren<QFormLayout*>())
     form->setRowWrapPolicy(on ? QFormLayout::WrapLongRows : QFormLayout::DontWrapRows);
+  // ρ goes below the schedule's name: side by side they set the privacy group's width.
+  QLayoutItem* rho = m_scheduleRow->itemAtPosition(on ? 0 : 1, on ? 2 : 0);
+  QWidget* rhoLabel = rho ? rho->widget() : nullptr;
+  if (rhoLabel) {
+    m_scheduleRow->removeWidget(rhoLabel);
+    m_scheduleRow->removeWidget(m_decayRate);
+    m_scheduleRow->addWidget(rhoLabel, on ? 1 : 0, on ? 0 : 2, Qt::AlignRight);
+    m_scheduleRow->addWidget(m_decayRate, on ? 1 : 0, on ? 1 : 3);
+  }
+  // A combo never shows its choice cut: narrower than its text, its row wraps instead.
+  for (QComboBox* combo : findChildren<QComboBox*>())
+    combo->setMinimumWidth(on ? combo->sizeHint().width() : 0);
   // Check boxes do not wrap: in compact form they say less, and their tooltips say the rest.
   const std::pair<QCheckBox*, QString> shortTexts[] = {
       {m_perLayer, tr("Per layer (C/√layers)")},
       {m_targetMode, tr("Calibrate σ to a target ε")},
-      {m_secureNoise, tr("Secure noise (not reproducible)")}};
+      {m_secureNoise, tr("Secure noise (OS)")}};
   for (const auto& [box, shortText] : shortTexts) {
     if (!box->property("fullText").isValid()) box->setProperty("fullText", box->text());
     box->setText(on ? shortText : box->property("fullText").toString());
   }
+  // Layouts cache their items' sizes: have every one ask again.
+  for (QLayout* layout : findChildren<QLayout*>()) layout->invalidate();
+  for (QWidget* w : findChildren<QWidget*>()) w->updateGeometry();
   updateGeometry();
+  // A projector shows only part of the panel: scroll so the noise σ is in view, with the
+  // learning rate and the clip norm above it, once the dock has its new width.
+  if (on) QTimer::singleShot(100, this, [this] { revealInScrollArea(m_sigma); });
+}
+
+void ExperimentPanel::revealInScrollArea(QWidget* control) {
+  for (QWidget* w = parentWidget(); w; w = w->parentWidget())
+    if (auto* area = qobject_cast<QScrollArea*>(w)) {
+      area->ensureWidgetVisible(control, 0, 8);
+      return;
+    }
 }
 
 QString ExperimentPanel::addDataFolder(const QString& path) {

@@ -19,6 +19,7 @@ class QCheckBox;
 class QSpinBox;
 class QDoubleSpinBox;
 class QFormLayout;
+class QGridLayout;
 class QLabel;
 class QPushButton;
 class QStackedWidget;
@@ -121,7 +122,8 @@ class ExperimentPanel : public QWidget {
   void writeNoiseAndAccounting(train::PrivacyConfig& config) const;
   void loadTrainingGroup(const train::TrainingConfig& config);
   void writeTrainingGroup(train::TrainingConfig& config) const;
-  void applyDatasetDefaults();  // the user chose a data set
+  void revealInScrollArea(QWidget* control);  // scrolls the dock's scroll area to it
+  void applyDatasetDefaults();                // the user chose a data set
   void undoDatasetDefaults();
   // Every control reports changes the same way: configChanged while moving, configCommitted when
   // final.
@@ -168,6 +170,7 @@ class ExperimentPanel : public QWidget {
   QLabel* m_targetNote = nullptr;
   QComboBox* m_schedule = nullptr;
   QDoubleSpinBox* m_decayRate = nullptr;
+  QGridLayout* m_scheduleRow = nullptr;  // the schedule, then ρ (below it when compact)
   QSpinBox* m_microbatch = nullptr;
   ParameterSlider* m_lot = nullptr;
   QLabel* m_lotInfo = nullptr;

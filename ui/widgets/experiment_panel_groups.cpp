@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -297,11 +298,12 @@ void ExperimentPanel::addNoiseRows(QWidget* box, QFormLayout* form) {
   m_decayRate->setSingleStep(0.0005);
   m_decayRate->setValue(0.001);
   m_decayRate->setToolTip(tr("ρ, the decay rate of the noise schedule (per step)."));
-  auto* row = new QHBoxLayout;
-  row->addWidget(m_schedule, 1);
-  row->addWidget(new QLabel(tr("ρ"), box));
-  row->addWidget(m_decayRate);
-  form->addRow(tr("Schedule"), row);
+  m_scheduleRow = new QGridLayout;
+  m_scheduleRow->addWidget(m_schedule, 0, 0, 1, 2);
+  m_scheduleRow->addWidget(new QLabel(tr("ρ"), box), 0, 2);
+  m_scheduleRow->addWidget(m_decayRate, 0, 3);
+  m_scheduleRow->setColumnStretch(0, 1);
+  form->addRow(tr("Schedule"), m_scheduleRow);
 }
 
 void ExperimentPanel::addAccountingRows(QWidget* box, QFormLayout* form) {

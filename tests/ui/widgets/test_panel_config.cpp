@@ -27,6 +27,12 @@ QStringList differing(const ExperimentConfig& a, const ExperimentConfig& b) {
   return names;
 }
 
+// After pending layout requests (a font or layout change) have been handled.
+int minimumWidth(QWidget& w) {
+  QCoreApplication::processEvents();
+  return w.minimumSizeHint().width();
+}
+
 // The failure message: which fields differ.
 QString diff(const ExperimentConfig& a, const ExperimentConfig& b) {
   return QStringLiteral("differing: ") + differing(a, b).join(QStringLiteral(", "));
@@ -158,6 +164,40 @@ class TestPanelConfig : public QObject {
     QVERIFY(panel.setConfig(c).isEmpty());
     QVERIFY2(panel.config() == c, qPrintable(diff(panel.config(), c)));
     QVERIFY(panel.defaultsNote()->isHidden());
+  }
+
+  void compactLayoutIsNarrowAndShowsEveryValue() {
+    // Presentation mode's font: the compact panel fits a dock of 30% of a 1280-pixel window
+    // (the scroll bar and frame included), where the one-line layout needs far more.
+    ExperimentPanel panel;
+    QFont font = panel.font();
+    font.setPointSize(14);
+    panel.setFont(font);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    const int wide = minimumWidth(panel);
+    panel.setCompactLayout(true);
+    const int narrow = minimumWidth(panel);
+    qInfo("panel minimum width at 14 pt: %d px one-line, %d px compact", wide, narrow);
+    QVERIFY2(narrow <= 1280 * 3 / 10 - 30, qPrintable(QString::number(narrow)));
+    QVERIFY(narrow < wide);
+    // Laid out at that width, no value is cut: every spin box gets the width its text needs.
+    panel.resize(narrow, panel.sizeHint().height());
+    QCoreApplication::processEvents();
+    int checked = 0;
+    for (const QAbstractSpinBox* spin : panel.findChildren<QAbstractSpinBox*>()) {
+      if (!spin->isVisibleTo(&panel)) continue;
+      ++checked;
+      QVERIFY2(spin->width() >= spin->minimumSizeHint().width(),
+               qPrintable(QStringLiteral("%1: %2 < %3")
+                              .arg(spin->text())
+                              .arg(spin->width())
+                              .arg(spin->minimumSizeHint().width())));
+    }
+    QVERIFY(checked >= 5);
+    // And back: the one-line layout returns, with the full check-box texts.
+    panel.setCompactLayout(false);
+    QCOMPARE(minimumWidth(panel), wide);
   }
 };
 
