@@ -104,6 +104,12 @@ std::vector<std::string> differingFields(const ExperimentConfig& a, const Experi
   return compare(a, b).fields;
 }
 
+std::string describeDifferences(const ExperimentConfig& a, const ExperimentConfig& b) {
+  std::string text;
+  for (const std::string& field : differingFields(a, b)) text += (text.empty() ? "" : ", ") + field;
+  return text.empty() ? "none" : text;
+}
+
 int comparedFieldCount() {
   return compare({}, {}).count;
 }

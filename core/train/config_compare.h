@@ -16,6 +16,9 @@ namespace epsilon::train {
 // Numbers compare exactly (==): a value rounded on its way through a control differs.
 std::vector<std::string> differingFields(const ExperimentConfig& a, const ExperimentConfig& b);
 
+// differingFields() joined with ", " ("none" when equal): for a test's failure message.
+std::string describeDifferences(const ExperimentConfig& a, const ExperimentConfig& b);
+
 // The number of fields differingFields() looks at (a test checks it against the file's keys).
 int comparedFieldCount();
 

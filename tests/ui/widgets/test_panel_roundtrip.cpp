@@ -21,9 +21,7 @@ using train::ExperimentConfig;
 namespace {
 
 QString differing(const ExperimentConfig& a, const ExperimentConfig& b) {
-  QStringList names;
-  for (const auto& f : train::differingFields(a, b)) names << QString::fromStdString(f);
-  return QStringLiteral("differing: ") + names.join(QStringLiteral(", "));
+  return QStringLiteral("differing: ") + QString::fromStdString(train::describeDifferences(a, b));
 }
 
 long long registryTrainSize(const QString& name) {
