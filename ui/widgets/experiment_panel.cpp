@@ -5,13 +5,16 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStackedWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <cmath>
 
@@ -23,6 +26,7 @@
 #include "core/privacy/privacy_report.h"
 #include "core/train/run_planning.h"
 #include "ui/io/number_format.h"
+#include "ui/widgets/control_values.h"
 #include "ui/widgets/parameter_slider.h"
 #include "ui/widgets/privacy_preview.h"
 
@@ -34,14 +38,6 @@ QString shapeText(const data::SampleShape& s) {
   return s.isImage ? QStringLiteral("%1×%2×%3").arg(s.channels).arg(s.height).arg(s.width)
                    : QObject::tr("%1 features").arg(s.featureCount());
 }
-
-const QStringList kPrivatizerIds{QStringLiteral("clip"), QStringLiteral("tanh"),
-                                 QStringLiteral("adaptive"), QStringLiteral("none")};
-const QStringList kOptimizerIds{QStringLiteral("sgd"), QStringLiteral("momentum"),
-                                QStringLiteral("adam"), QStringLiteral("adagrad"),
-                                QStringLiteral("rmsprop")};
-const QStringList kScheduleIds{QStringLiteral("constant"), QStringLiteral("time"),
-                               QStringLiteral("step"), QStringLiteral("exp")};
 
 }  // namespace
 
@@ -77,6 +73,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   connect(m_live, &QCheckBox::toggled, this, &ExperimentPanel::liveModeChanged);
   connectControls();
   refreshDatasetInfo();
+  loadConfig(openingConfig());  // the first config the panel keeps
 }
 
 void ExperimentPanel::connectControls() {
@@ -85,6 +82,7 @@ void ExperimentPanel::connectControls() {
     connect(s, &ParameterSlider::valueCommitted, this, &ExperimentPanel::onCommitted);
   }
   for (QComboBox* c : findChildren<QComboBox*>()) {
+    if (c == m_dataset) continue;  // below: its defaults come first
     connect(c, &QComboBox::currentIndexChanged, this, [this] {
       onChanged();
       onCommitted();
@@ -111,20 +109,29 @@ void ExperimentPanel::connectControls() {
 
   connect(m_dataset, &QComboBox::currentIndexChanged, this, [this] {
     refreshDatasetInfo();
+    if (!m_loading) applyDatasetDefaults();  // chosen by the user, not loaded
     Q_EMIT datasetChanged();
+    onChanged();
+    onCommitted();
   });
+  connect(m_undoDefaults, &QPushButton::clicked, this, &ExperimentPanel::undoDatasetDefaults);
   connect(m_model, &QComboBox::currentIndexChanged, this, &ExperimentPanel::refreshModel);
   connect(m_pcaDims, &QSpinBox::valueChanged, this, &ExperimentPanel::refreshModel);  // k sets P
-  // The stack takes the height of the page shown, not of its tallest page.
-  auto showPage = [this](int index) {
-    for (int i = 0; i < m_privatizerPages->count(); ++i)
-      m_privatizerPages->widget(i)->setSizePolicy(
-          QSizePolicy::Preferred, i == index ? QSizePolicy::Preferred : QSizePolicy::Ignored);
-    m_privatizerPages->setCurrentIndex(index);
+  // The stack shows the page of the chosen privatizer, and takes the size of that page, not of
+  // its largest one.
+  auto showPage = [this] {
+    const QVariant kind = m_privatizer->currentData();
+    for (int i = 0; i < m_privatizerPages->count(); ++i) {
+      QWidget* page = m_privatizerPages->widget(i);
+      const bool shown = page->property("privatizer") == kind;
+      const auto policy = shown ? QSizePolicy::Preferred : QSizePolicy::Ignored;
+      page->setSizePolicy(policy, policy);
+      if (shown) m_privatizerPages->setCurrentWidget(page);
+    }
     m_privatizerPages->adjustSize();
   };
   connect(m_privatizer, &QComboBox::currentIndexChanged, this, showPage);
-  showPage(0);
+  showPage();
 }
 
 int ExperimentPanel::datasetIndexByName(const QString& name) const {
@@ -134,10 +141,8 @@ int ExperimentPanel::datasetIndexByName(const QString& name) const {
 }
 
 const data::DatasetInfo* ExperimentPanel::currentDataset() const {
-  const int i = m_dataset->currentIndex();
-  return i >= 0 && i < static_cast<int>(m_datasets.size())
-             ? &m_datasets[static_cast<std::size_t>(i)]
-             : nullptr;
+  const int i = datasetIndexByName(m_dataset->currentData().toString());
+  return i >= 0 ? &m_datasets[static_cast<std::size_t>(i)] : nullptr;
 }
 
 long long ExperimentPanel::trainSize() const {
@@ -157,22 +162,6 @@ void ExperimentPanel::refreshDatasetInfo() {
                              .arg(shapeText(info->shape))
                              .arg(info->classCount)
                              .arg(QString::fromStdString(info->provenance).toHtmlEscaped()));
-  {
-    const QSignalBlocker block(m_delta);
-    const double delta = defaultDelta(info->trainSize);
-    const int index = m_delta->findData(delta);
-    m_delta->setCurrentIndex(index >= 0 ? index : 2);
-  }
-  // Image sets train best with a CNN; 2-D sets with a small MLP.
-  if (!m_loading) {
-    const QSignalBlocker block(m_model);
-    m_model->setCurrentText(info->shape.isImage && info->shape.height >= 16
-                                ? QStringLiteral("tfp-cnn")
-                                : QStringLiteral("mlp"));
-    m_lot->setValue(
-        std::min<double>(info->trainSize >= 4000 ? 256 : 64, static_cast<double>(info->trainSize)));
-    m_epochs->setValue(info->trainSize >= 4000 ? 5 : 30);
-  }
   refreshModel();
 }
 
@@ -182,10 +171,10 @@ void ExperimentPanel::refreshModel() {
   m_parameterCount = 0;
   if (info) {
     try {
+      const train::ExperimentConfig c = config();
       nn::PresetOptions options;
-      options.hiddenWidths = {info->shape.featureCount() <= 2 ? 16 : 256};
-      if (info->shape.featureCount() <= 2) options.hiddenWidths = {16, 16};
-      const bool pca = m_model->currentText() == QStringLiteral("pca-mlp");
+      options.hiddenWidths = c.model.hiddenWidths;  // the config's: the panel has no control
+      const bool pca = c.model.usesPca();
       if (pca) {
         // k must fit the input: core's check names model.pca_dims, the bound and the value.
         privacy::validateDpPcaOptions(
@@ -193,7 +182,7 @@ void ExperimentPanel::refreshModel() {
             info->shape.featureCount());
         options.projectionDims = m_pcaDims->value();
       }
-      const auto model = nn::buildPreset<float>(m_model->currentText().toStdString(), info->shape,
+      const auto model = nn::buildPreset<float>(c.model.preset, info->shape,
                                                 std::max(2, info->classCount), 1, options);
       m_parameterCount = model.parameterCount();
     } catch (const std::exception& e) {
@@ -205,7 +194,7 @@ void ExperimentPanel::refreshModel() {
                            : QStringLiteral("<span style='color:#c00'>%1</span>")
                                  .arg(m_modelProblem.toHtmlEscaped()));
   m_run->setEnabled(m_modelProblem.isEmpty());
-  m_pcaControls->setVisible(m_model->currentText() == QStringLiteral("pca-mlp"));
+  m_pcaControls->setVisible(m_model->currentData().toString() == QStringLiteral("pca-mlp"));
   refreshDerived();
   onChanged();
 }
@@ -219,11 +208,15 @@ void ExperimentPanel::refreshDerived() {
             .arg(formatNumber(q, 3))
             .arg(std::max<long long>(1, n / std::max<long long>(1, std::llround(m_lot->value())))));
   }
-  const bool adaptiveOrClip = m_privatizer->currentIndex() != 3;
-  m_sigma->setEnabled(adaptiveOrClip && !m_targetMode->isChecked());
-  m_momentum->setEnabled(m_optimizer->currentIndex() == 1);
-  m_decayRate->setEnabled(m_schedule->currentIndex() != 0);
-  m_targetMode->setEnabled(adaptiveOrClip && m_schedule->currentIndex() == 0);
+  const bool noisy =
+      currentEnum<privacy::PrivatizerKind>(m_privatizer) != privacy::PrivatizerKind::None;
+  const bool constant =
+      currentEnum<privacy::NoiseDecay>(m_schedule) == privacy::NoiseDecay::Constant;
+  m_sigma->setEnabled(noisy && !m_targetMode->isChecked());
+  m_momentum->setEnabled(currentEnum<optim::OptimizerKind>(m_optimizer) ==
+                         optim::OptimizerKind::Momentum);
+  m_decayRate->setEnabled(!constant);
+  m_targetMode->setEnabled(noisy && constant);
 }
 
 void ExperimentPanel::applyTargetEpsilon() {
@@ -280,99 +273,49 @@ bool ExperimentPanel::targetEpsilonMode() const {
   return m_targetMode->isChecked();
 }
 
-train::ExperimentConfig ExperimentPanel::config() const {
-  train::ExperimentConfig c;
-  const auto* info = currentDataset();
-  c.dataset.name = info ? info->name : std::string("circle");
-  c.model.preset = m_model->currentText().toStdString();
-  c.model.pcaDims = m_pcaDims->value();
-  c.model.pcaNoise = m_pcaNoise->value();
-  c.model.pcaSampleFraction = m_pcaSample->value();
-  if (info && info->shape.featureCount() <= 2) c.model.hiddenWidths = {16, 16};
-  c.optimizer.options.kind =
-      optim::parseOptimizerKind(kOptimizerIds.at(m_optimizer->currentIndex()).toStdString());
-  c.optimizer.options.momentum = m_momentum->value();
-  c.optimizer.learningRate = m_lr->value();
-  auto& p = c.privacy.privatizer;
-  p.kind =
-      privacy::parsePrivatizerKind(kPrivatizerIds.at(m_privatizer->currentIndex()).toStdString());
-  p.clipNorm =
-      p.kind == privacy::PrivatizerKind::Adaptive ? m_adaptiveC0->value() : m_clip->value();
-  p.perLayer = m_perLayer->isChecked();
-  p.tanhScale = m_tanhC->value();
-  p.tanhActiveRange = m_tanhK->value();
-  p.targetQuantile = m_quantile->value();
-  p.clipLearningRate = m_clipLr->value();
-  p.clipPolicy = m_clipPolicy->currentIndex() == 0 ? privacy::ClipUpdatePolicy::Geometric
-                                                   : privacy::ClipUpdatePolicy::Linear;
-  c.privacy.noise.initial = p.kind == privacy::PrivatizerKind::None ? 0.0 : m_sigma->value();
-  c.privacy.noise.decay =
-      privacy::parseNoiseDecay(kScheduleIds.at(m_schedule->currentIndex()).toStdString());
-  c.privacy.noise.rate = m_decayRate->value();
-  c.privacy.microbatchSize = m_microbatch->value();
-  c.privacy.delta = m_delta->currentData().toDouble();
-  c.privacy.accountant = m_accountant->currentIndex() == 0 ? privacy::AccountantKind::Rdp
-                                                           : privacy::AccountantKind::Pld;
-  c.privacy.sampling =
-      m_sampling->currentIndex() == 0 ? train::SamplingKind::Poisson : train::SamplingKind::Shuffle;
-  c.privacy.secureNoise = m_secureNoise->isChecked();
-  c.training.lotSize = static_cast<int>(std::llround(m_lot->value()));
-  c.training.epochs = m_epochs->value();
-  c.training.seed = static_cast<std::uint64_t>(m_seed->value());
-  return c;
+void ExperimentPanel::setCompactLayout(bool on) {
+  m_compact = on;
+  for (ParameterSlider* s : findChildren<ParameterSlider*>()) s->setCompact(on);
+  // Labels above their fields when a row is too long: the width is the widest field, not the
+  // widest label plus the widest field.
+  for (QFormLayout* form : findChildren<QFormLayout*>())
+    form->setRowWrapPolicy(on ? QFormLayout::WrapLongRows : QFormLayout::DontWrapRows);
+  // ρ goes below the schedule's name: side by side they set the privacy group's width.
+  QLayoutItem* rho = m_scheduleRow->itemAtPosition(on ? 0 : 1, on ? 2 : 0);
+  QWidget* rhoLabel = rho ? rho->widget() : nullptr;
+  if (rhoLabel) {
+    m_scheduleRow->removeWidget(rhoLabel);
+    m_scheduleRow->removeWidget(m_decayRate);
+    m_scheduleRow->addWidget(rhoLabel, on ? 1 : 0, on ? 0 : 2, Qt::AlignRight);
+    m_scheduleRow->addWidget(m_decayRate, on ? 1 : 0, on ? 1 : 3);
+  }
+  // A combo never shows its choice cut: narrower than its text, its row wraps instead.
+  for (QComboBox* combo : findChildren<QComboBox*>())
+    combo->setMinimumWidth(on ? combo->sizeHint().width() : 0);
+  // Check boxes do not wrap: in compact form they say less, and their tooltips say the rest.
+  const std::pair<QCheckBox*, QString> shortTexts[] = {
+      {m_perLayer, tr("Per layer (C/√layers)")},
+      {m_targetMode, tr("Calibrate σ to a target ε")},
+      {m_secureNoise, tr("Secure noise (OS)")}};
+  for (const auto& [box, shortText] : shortTexts) {
+    if (!box->property("fullText").isValid()) box->setProperty("fullText", box->text());
+    box->setText(on ? shortText : box->property("fullText").toString());
+  }
+  // Layouts cache their items' sizes: have every one ask again.
+  for (QLayout* layout : findChildren<QLayout*>()) layout->invalidate();
+  for (QWidget* w : findChildren<QWidget*>()) w->updateGeometry();
+  updateGeometry();
+  // A projector shows only part of the panel: scroll so the noise σ is in view, with the
+  // learning rate and the clip norm above it, once the dock has its new width.
+  if (on) QTimer::singleShot(100, this, [this] { revealInScrollArea(m_sigma); });
 }
 
-QString ExperimentPanel::setConfig(const train::ExperimentConfig& c) {
-  const QString name = QString::fromStdString(c.dataset.name);
-  int index = datasetIndexByName(name);
-  if (index < 0) {
-    const QString error = addDataFolder(name);
-    if (!error.isEmpty()) return error;
-    index = datasetIndexByName(name);
-  }
-  m_loading = true;
-  m_dataset->setCurrentIndex(index);
-  m_model->setCurrentText(QString::fromStdString(c.model.preset));
-  m_pcaDims->setValue(c.model.pcaDims);
-  m_pcaNoise->setValue(c.model.pcaNoise);
-  m_pcaSample->setValue(c.model.pcaSampleFraction);
-  m_optimizer->setCurrentIndex(static_cast<int>(kOptimizerIds.indexOf(
-      QString::fromStdString(optim::optimizerName(c.optimizer.options.kind)))));
-  m_momentum->setValue(c.optimizer.options.momentum);
-  m_lr->setValue(c.optimizer.learningRate);
-  const auto& p = c.privacy.privatizer;
-  m_privatizer->setCurrentIndex(static_cast<int>(
-      kPrivatizerIds.indexOf(QString::fromStdString(privacy::privatizerName(p.kind)))));
-  m_clip->setValue(p.clipNorm);
-  m_adaptiveC0->setValue(p.clipNorm);
-  m_perLayer->setChecked(p.perLayer);
-  m_tanhC->setValue(p.tanhScale);
-  m_tanhK->setValue(p.tanhActiveRange);
-  m_quantile->setValue(p.targetQuantile);
-  m_clipLr->setValue(p.clipLearningRate);
-  m_clipPolicy->setCurrentIndex(p.clipPolicy == privacy::ClipUpdatePolicy::Geometric ? 0 : 1);
-  if (p.kind != privacy::PrivatizerKind::None) m_sigma->setValue(c.privacy.noise.initial);
-  m_targetMode->setChecked(false);
-  m_schedule->setCurrentIndex(static_cast<int>(kScheduleIds.indexOf(
-      QString::fromStdString(privacy::noiseDecayName(c.privacy.noise.decay)))));
-  m_decayRate->setValue(c.privacy.noise.rate);
-  m_microbatch->setValue(c.privacy.microbatchSize);
-  const int deltaIndex = m_delta->findData(c.privacy.delta);
-  if (deltaIndex >= 0) {
-    m_delta->setCurrentIndex(deltaIndex);
-  } else {
-    m_delta->addItem(formatDelta(c.privacy.delta), c.privacy.delta);
-    m_delta->setCurrentIndex(m_delta->count() - 1);
-  }
-  m_accountant->setCurrentIndex(c.privacy.accountant == privacy::AccountantKind::Rdp ? 0 : 1);
-  m_sampling->setCurrentIndex(c.privacy.sampling == train::SamplingKind::Poisson ? 0 : 1);
-  m_secureNoise->setChecked(c.privacy.secureNoise);
-  m_lot->setValue(c.training.lotSize);
-  m_epochs->setValue(c.training.epochs);
-  m_seed->setValue(static_cast<int>(c.training.seed));
-  m_loading = false;
-  refreshModel();
-  return {};
+void ExperimentPanel::revealInScrollArea(QWidget* control) {
+  for (QWidget* w = parentWidget(); w; w = w->parentWidget())
+    if (auto* area = qobject_cast<QScrollArea*>(w)) {
+      area->ensureWidgetVisible(control, 0, 8);
+      return;
+    }
 }
 
 QString ExperimentPanel::addDataFolder(const QString& path) {
@@ -395,7 +338,7 @@ QString ExperimentPanel::addDataFolder(const QString& path) {
     info.shape = dataset.shape;
     info.classCount = dataset.classCount();
     m_datasets.push_back(info);
-    m_dataset->addItem(clean);
+    m_dataset->addItem(clean, clean);
     m_dataset->setCurrentIndex(m_dataset->count() - 1);
     return {};
   } catch (const std::exception& e) {

@@ -19,6 +19,7 @@ class QCheckBox;
 class QSpinBox;
 class QDoubleSpinBox;
 class QFormLayout;
+class QGridLayout;
 class QLabel;
 class QPushButton;
 class QStackedWidget;
@@ -33,9 +34,13 @@ class ExperimentPanel : public QWidget {
  public:
   explicit ExperimentPanel(QWidget* parent = nullptr);
 
+  // The config last loaded (or the one the data set opened with), with every field the
+  // controls hold as they show it: nothing the panel has no control for is lost.
   train::ExperimentConfig config() const;
-  // Loads a config into the controls (e.g. "Load into panel" of a run). A data set name not
-  // in the list is added if it loads; otherwise the message is returned.
+  // Loads a config into the controls (e.g. "Load into panel" of a run) and keeps it, so
+  // config() gives it back unchanged until a control is changed. A data set name not in the
+  // list is added if it loads; otherwise the message is returned. Never applies the data
+  // set's defaults (choosing a data set in the combo does, with an Undo beside it).
   QString setConfig(const train::ExperimentConfig& config);
 
   long long trainSize() const;
@@ -51,6 +56,10 @@ class ExperimentPanel : public QWidget {
   bool liveMode() const;
   void setLiveMode(bool on);
   bool targetEpsilonMode() const;
+  // Presentation mode: each slider's label and value on one line above the slider, so the
+  // panel is narrow and every value stays readable at a large font.
+  void setCompactLayout(bool on);
+  bool compactLayout() const { return m_compact; }
 
   ParameterSlider* noiseSlider() const { return m_sigma; }
   ParameterSlider* clipSlider() const { return m_clip; }
@@ -60,6 +69,15 @@ class ExperimentPanel : public QWidget {
   QComboBox* modelCombo() const { return m_model; }
   QComboBox* privatizerCombo() const { return m_privatizer; }
   QComboBox* accountantCombo() const { return m_accountant; }
+  QComboBox* optimizerCombo() const { return m_optimizer; }
+  QComboBox* scheduleCombo() const { return m_schedule; }
+  QComboBox* samplingCombo() const { return m_sampling; }
+  QComboBox* deltaCombo() const { return m_delta; }
+  ParameterSlider* learningRateSlider() const { return m_lr; }
+  ParameterSlider* lotSlider() const { return m_lot; }
+  // Shown when choosing a data set applied its defaults; Undo restores what the panel held.
+  QLabel* defaultsNote() const { return m_defaultsNote; }
+  QPushButton* undoDefaultsButton() const { return m_undoDefaults; }
   QPushButton* runButton() const { return m_run; }
   QWidget* pcaControls() const { return m_pcaControls; }
   QSpinBox* pcaDimsBox() const { return m_pcaDims; }
@@ -91,6 +109,22 @@ class ExperimentPanel : public QWidget {
   void addNoiseRows(QWidget* box, QFormLayout* form);
   void addAccountingRows(QWidget* box, QFormLayout* form);
   QWidget* buildTrainingGroup();
+  void buildDefaultsNote(QWidget* box, QFormLayout* form);
+  // Loading and reading back, group by group (experiment_panel_config.cpp).
+  static train::ExperimentConfig datasetDefaults(const data::DatasetInfo& info);
+  train::ExperimentConfig openingConfig() const;
+  QString loadConfig(const train::ExperimentConfig& config);
+  void loadModelGroup(const train::ExperimentConfig& config);
+  void writeModelGroup(train::ExperimentConfig& config) const;
+  void loadPrivatizer(const train::PrivacyConfig& config);
+  void writePrivatizer(train::PrivacyConfig& config) const;
+  void loadNoiseAndAccounting(const train::PrivacyConfig& config);
+  void writeNoiseAndAccounting(train::PrivacyConfig& config) const;
+  void loadTrainingGroup(const train::TrainingConfig& config);
+  void writeTrainingGroup(train::TrainingConfig& config) const;
+  void revealInScrollArea(QWidget* control);  // scrolls the dock's scroll area to it
+  void applyDatasetDefaults();                // the user chose a data set
+  void undoDatasetDefaults();
   // Every control reports changes the same way: configChanged while moving, configCommitted when
   // final.
   void connectControls();
@@ -104,7 +138,11 @@ class ExperimentPanel : public QWidget {
   void onCommitted();
   int datasetIndexByName(const QString& name) const;
 
+  train::ExperimentConfig m_base;            // last loaded; config() starts from it
+  train::ExperimentConfig m_beforeDefaults;  // what Undo restores after a data set's defaults
   std::vector<data::DatasetInfo> m_datasets;
+  QLabel* m_defaultsNote = nullptr;
+  QPushButton* m_undoDefaults = nullptr;
   QComboBox* m_dataset = nullptr;
   QLabel* m_datasetInfo = nullptr;
   QComboBox* m_model = nullptr;
@@ -132,6 +170,7 @@ class ExperimentPanel : public QWidget {
   QLabel* m_targetNote = nullptr;
   QComboBox* m_schedule = nullptr;
   QDoubleSpinBox* m_decayRate = nullptr;
+  QGridLayout* m_scheduleRow = nullptr;  // the schedule, then ρ (below it when compact)
   QSpinBox* m_microbatch = nullptr;
   ParameterSlider* m_lot = nullptr;
   QLabel* m_lotInfo = nullptr;
@@ -148,6 +187,7 @@ class ExperimentPanel : public QWidget {
   long long m_parameterCount = 0;
   QString m_modelProblem;
   bool m_loading = false;
+  bool m_compact = false;
 };
 
 }  // namespace epsilon::ui

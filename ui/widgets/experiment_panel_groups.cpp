@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -16,6 +17,7 @@
 
 #include "core/data/registry.h"
 #include "core/nn/model.h"
+#include "ui/widgets/control_values.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/parameter_slider.h"
 
@@ -31,9 +33,12 @@ ParameterSlider* slider(QWidget* parent, const QString& label, double lo, double
   return s;
 }
 
-QComboBox* combo(QWidget* parent, const QStringList& items, const QString& tip) {
+// A combo whose items carry their enum (control_values.h), so no code depends on their order.
+template <class Enum>
+QComboBox* combo(QWidget* parent, const std::vector<std::pair<QString, Enum>>& items,
+                 const QString& tip) {
   auto* c = new QComboBox(parent);
-  c->addItems(items);
+  for (const auto& [text, value] : items) addEnumItem(c, text, value);
   c->setToolTip(tip);
   return c;
 }
@@ -48,7 +53,8 @@ QWidget* ExperimentPanel::buildDataGroup() {
       tr("The data set to train on. Embedded sets need no download; 2-D sets (circle, xor, gauss, "
          "spiral) train in seconds and show their decision boundary."));
   m_datasets = data::listDatasets();
-  for (const auto& info : m_datasets) m_dataset->addItem(QString::fromStdString(info.name));
+  for (const auto& info : m_datasets)
+    m_dataset->addItem(QString::fromStdString(info.name), QString::fromStdString(info.name));
   auto* open = new QPushButton(tr("Open data folder…"), box);
   open->setToolTip(
       tr("Add a folder holding MNIST-format IDX files (.gz or raw) or CIFAR-10 binary batches."));
@@ -61,31 +67,53 @@ QWidget* ExperimentPanel::buildDataGroup() {
   m_datasetInfo->setWordWrap(true);
   m_datasetInfo->setTextInteractionFlags(Qt::TextSelectableByMouse);
   form->addRow(m_datasetInfo);
-  const int initial = datasetIndexByName(QStringLiteral("circle"));
+  buildDefaultsNote(box, form);
+  const int initial = m_dataset->findData(QStringLiteral("circle"));
   if (initial >= 0) m_dataset->setCurrentIndex(initial);
   return box;
+}
+
+void ExperimentPanel::buildDefaultsNote(QWidget* box, QFormLayout* form) {
+  // Choosing a data set replaces the settings with its own; this says so and offers the way back.
+  m_defaultsNote = new QLabel(box);
+  m_defaultsNote->setObjectName(QStringLiteral("datasetDefaultsNote"));
+  m_defaultsNote->setWordWrap(true);
+  m_defaultsNote->setStyleSheet(QStringLiteral("color: #1a5fb4;"));
+  m_undoDefaults = new QPushButton(tr("Undo: keep my settings"), box);
+  m_undoDefaults->setToolTip(
+      tr("Go back to the data set and every setting the panel held before the data set was "
+         "chosen."));
+  form->addRow(m_defaultsNote);
+  form->addRow(QString(), m_undoDefaults);
+  m_defaultsNote->hide();
+  m_undoDefaults->hide();
 }
 
 QWidget* ExperimentPanel::buildModelGroup() {
   auto* box = new QGroupBox(tr("Network and optimizer"), this);
   auto* form = new QFormLayout(box);
-  QStringList presets;
-  for (const auto& p : nn::presetNames()) presets << QString::fromStdString(p);
-  m_model =
-      combo(box, presets,
-            tr("The network. tfp-cnn is TensorFlow Privacy's tutorial CNN (the student report's "
-               "network); "
-               "tfp-cnn-tanh uses tanh, the 'tempered sigmoid' of Papernot et al. 2020; lenet5 is "
-               "MindArmour's; mlp and logistic take any input."));
-  m_model->setCurrentText(QStringLiteral("mlp"));
+  m_model = new QComboBox(box);
+  for (const auto& p : nn::presetNames())
+    m_model->addItem(QString::fromStdString(p), QString::fromStdString(p));
+  m_model->setToolTip(
+      tr("The network. tfp-cnn is TensorFlow Privacy's tutorial CNN (the student report's "
+         "network); "
+         "tfp-cnn-tanh uses tanh, the 'tempered sigmoid' of Papernot et al. 2020; lenet5 is "
+         "MindArmour's; mlp and logistic take any input."));
+  m_model->setCurrentIndex(std::max(0, m_model->findData(QStringLiteral("mlp"))));
   form->addRow(tr("Network"), m_model);
   m_modelInfo = new QLabel(box);
   m_modelInfo->setWordWrap(true);
   form->addRow(m_modelInfo);
-  m_optimizer =
-      combo(box, {tr("SGD"), tr("Momentum"), tr("Adam"), tr("Adagrad"), tr("RMSprop")},
-            tr("Applied to the privatized gradient: post-processing, so it costs no privacy "
-               "(Dwork & Roth 2014, Prop. 2.1)."));
+  m_optimizer = combo<optim::OptimizerKind>(
+      box,
+      {{tr("SGD"), optim::OptimizerKind::Sgd},
+       {tr("Momentum"), optim::OptimizerKind::Momentum},
+       {tr("Adam"), optim::OptimizerKind::Adam},
+       {tr("Adagrad"), optim::OptimizerKind::Adagrad},
+       {tr("RMSprop"), optim::OptimizerKind::RmsProp}},
+      tr("Applied to the privatized gradient: post-processing, so it costs no privacy "
+         "(Dwork & Roth 2014, Prop. 2.1)."));
   form->addRow(tr("Optimizer"), m_optimizer);
   m_lr = slider(box, tr("Learning rate η"), 1e-4, 2.0, true, 4, 0.15,
                 tr("Step size η: θ ← θ − η·g̃ (Abadi et al. 2016, Alg. 1). Log scale."));
@@ -132,9 +160,13 @@ QWidget* ExperimentPanel::buildPcaControls(QWidget* parent) {
 QWidget* ExperimentPanel::buildPrivacyGroup() {
   auto* box = new QGroupBox(tr("Privacy"), this);
   auto* form = new QFormLayout(box);
-  m_privatizer = combo(
+  using privacy::PrivatizerKind;
+  m_privatizer = combo<PrivatizerKind>(
       box,
-      {tr("L2 clipping"), tr("tanh filter"), tr("adaptive clipping"), tr("none (not private)")},
+      {{tr("L2 clipping"), PrivatizerKind::Clip},
+       {tr("tanh filter"), PrivatizerKind::Tanh},
+       {tr("adaptive clipping"), PrivatizerKind::Adaptive},
+       {tr("none (not private)"), PrivatizerKind::None}},
       tr("What bounds each example's influence before the noise:\n"
          "• L2 clipping: g / max(1, ‖g‖₂/C) (Abadi et al. 2016, Alg. 1)\n"
          "• tanh filter: c·tanh(g/k) element-wise (Amian); honest sensitivity c·√P\n"
@@ -149,12 +181,19 @@ QWidget* ExperimentPanel::buildPrivacyGroup() {
 
 QWidget* ExperimentPanel::buildPrivatizerPages(QWidget* parent) {
   m_privatizerPages = new QStackedWidget(parent);
-  m_privatizerPages->addWidget(buildClipPage());
-  m_privatizerPages->addWidget(buildTanhPage());
-  m_privatizerPages->addWidget(buildAdaptivePage());
   auto* none = new QLabel(tr("No clipping, no noise: the non-private baseline (ε = ∞)."));
   none->setWordWrap(true);
-  m_privatizerPages->addWidget(none);
+  // Each page says which privatizer it belongs to; the combo's item data picks it.
+  using privacy::PrivatizerKind;
+  const std::pair<QWidget*, PrivatizerKind> pages[] = {
+      {buildClipPage(), PrivatizerKind::Clip},
+      {buildTanhPage(), PrivatizerKind::Tanh},
+      {buildAdaptivePage(), PrivatizerKind::Adaptive},
+      {none, PrivatizerKind::None}};
+  for (const auto& [page, kind] : pages) {
+    page->setProperty("privatizer", static_cast<int>(kind));
+    m_privatizerPages->addWidget(page);
+  }
   return m_privatizerPages;
 }
 
@@ -206,7 +245,10 @@ QWidget* ExperimentPanel::buildAdaptivePage() {
       tr("How fast C moves: geometric C ← C·exp(−η_C(b̃ − γ)), linear C ← C − η_C(b̃ − γ), b̃ the "
          "noisy unclipped fraction."));
   m_clipPolicy =
-      combo(page, {tr("Geometric"), tr("Linear")}, tr("The update rule of the clip norm."));
+      combo<privacy::ClipUpdatePolicy>(page,
+                                       {{tr("Geometric"), privacy::ClipUpdatePolicy::Geometric},
+                                        {tr("Linear"), privacy::ClipUpdatePolicy::Linear}},
+                                       tr("The update rule of the clip norm."));
   l->addRow(m_adaptiveC0);
   l->addRow(m_quantile);
   l->addRow(m_clipLr);
@@ -240,22 +282,28 @@ void ExperimentPanel::addNoiseRows(QWidget* box, QFormLayout* form) {
     m_targetEpsilon->setEnabled(on);
     m_sigma->setEnabled(!on);
   });
-  m_schedule =
-      combo(box, {tr("Constant"), tr("Time decay"), tr("Step decay"), tr("Exp decay")},
-            tr("MindArmour's decaying noise: Time σ_t = σ₀/(1+ρt); Step σ_t = σ₀(1−ρ)^t; Exp "
-               "σ_t = σ₀e^(−ρt). Less noise later costs more privacy: the accountant composes "
-               "every σ_t."));
+  using privacy::NoiseDecay;
+  m_schedule = combo<NoiseDecay>(
+      box,
+      {{tr("Constant"), NoiseDecay::Constant},
+       {tr("Time decay"), NoiseDecay::Time},
+       {tr("Step decay"), NoiseDecay::Step},
+       {tr("Exp decay"), NoiseDecay::Exp}},
+      tr("MindArmour's decaying noise: Time σ_t = σ₀/(1+ρt); Step σ_t = σ₀(1−ρ)^t; Exp "
+         "σ_t = σ₀e^(−ρt). Less noise later costs more privacy: the accountant composes "
+         "every σ_t."));
   m_decayRate = new QDoubleSpinBox(box);
   m_decayRate->setRange(0.0, 0.5);
   m_decayRate->setDecimals(5);
   m_decayRate->setSingleStep(0.0005);
   m_decayRate->setValue(0.001);
   m_decayRate->setToolTip(tr("ρ, the decay rate of the noise schedule (per step)."));
-  auto* row = new QHBoxLayout;
-  row->addWidget(m_schedule, 1);
-  row->addWidget(new QLabel(tr("ρ"), box));
-  row->addWidget(m_decayRate);
-  form->addRow(tr("Schedule"), row);
+  m_scheduleRow = new QGridLayout;
+  m_scheduleRow->addWidget(m_schedule, 0, 0, 1, 2);
+  m_scheduleRow->addWidget(new QLabel(tr("ρ"), box), 0, 2);
+  m_scheduleRow->addWidget(m_decayRate, 0, 3);
+  m_scheduleRow->setColumnStretch(0, 1);
+  form->addRow(tr("Schedule"), m_scheduleRow);
 }
 
 void ExperimentPanel::addAccountingRows(QWidget* box, QFormLayout* form) {
@@ -271,14 +319,18 @@ void ExperimentPanel::addAccountingRows(QWidget* box, QFormLayout* form) {
       "δ: the probability the ε bound may fail. Keep it well below 1/N; the default is the largest "
       "power of ten below 1/N."));
   form->addRow(tr("δ"), m_delta);
-  m_accountant = combo(
-      box, {tr("RDP"), tr("Tight (PLD)")},
+  m_accountant = combo<privacy::AccountantKind>(
+      box,
+      {{tr("RDP"), privacy::AccountantKind::Rdp},
+       {tr("Tight (PLD)"), privacy::AccountantKind::Pld}},
       tr("RDP: Rényi DP of the subsampled Gaussian (Mironov 2017; Mironov, Talwar & Zhang 2019), "
          "fast and standard. Tight: the privacy loss distribution composed numerically (Koskela "
          "et al. 2020), never above RDP and often below."));
   form->addRow(tr("Accountant"), m_accountant);
-  m_sampling = combo(
-      box, {tr("Poisson"), tr("Shuffled batches")},
+  m_sampling = combo<train::SamplingKind>(
+      box,
+      {{tr("Poisson"), train::SamplingKind::Poisson},
+       {tr("Shuffled batches"), train::SamplingKind::Shuffle}},
       tr("Poisson: each example joins a lot with probability q = L/N, as the accountants assume. "
          "Shuffled fixed-size batches are common in practice, but their ε then assumes Poisson "
          "sampling and is labelled so."));
@@ -302,6 +354,7 @@ QWidget* ExperimentPanel::buildTrainingGroup() {
                     "the noise among more examples but sample each example more often."));
   form->addRow(m_lot);
   m_lotInfo = new QLabel(box);
+  m_lotInfo->setWordWrap(true);  // never what sets the panel's width
   form->addRow(m_lotInfo);
   m_epochs =
       slider(box, tr("Epochs"), 1, 100, false, 0, 5,

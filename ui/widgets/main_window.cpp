@@ -433,6 +433,7 @@ void MainWindow::setPresentationMode(bool on) {
   QFont f = QApplication::font();
   f.setPointSize(on ? 14 : QFont().pointSize());
   setFont(f);
+  m_panel->setCompactLayout(on);
   // Larger fonts widen the panel: give its dock the width its values need (at most 40% of the
   // window), after the new font has been laid out.
   QTimer::singleShot(0, this, [this] {

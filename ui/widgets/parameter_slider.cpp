@@ -1,7 +1,7 @@
 #include "ui/widgets/parameter_slider.h"
 
 #include <QDoubleSpinBox>
-#include <QHBoxLayout>
+#include <QGridLayout>
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSlider>
@@ -14,7 +14,8 @@ ParameterSlider::ParameterSlider(const QString& label, const SliderScale& scale,
       m_scale(scale),
       m_label(new QLabel(label, this)),
       m_slider(new QSlider(Qt::Horizontal, this)),
-      m_spin(new QDoubleSpinBox(this)) {
+      m_spin(new QDoubleSpinBox(this)),
+      m_layout(new QGridLayout(this)) {
   m_slider->setRange(0, scale.steps);
   m_slider->setMinimumWidth(60);
   m_spin->setRange(scale.minimum, scale.maximum);
@@ -24,13 +25,9 @@ ParameterSlider::ParameterSlider(const QString& label, const SliderScale& scale,
   // large font never cuts the value off.
   // Steps of one unit in the first significant digit suit both linear and log ranges.
   m_spin->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
-  m_label->setMinimumWidth(96);
   m_label->setBuddy(m_spin);
-  auto* layout = new QHBoxLayout(this);
-  layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(m_label);
-  layout->addWidget(m_slider, 1);
-  layout->addWidget(m_spin);
+  m_layout->setContentsMargins(0, 0, 0, 0);
+  setCompact(false);
 
   connect(m_slider, &QSlider::valueChanged, this, &ParameterSlider::onSliderMoved);
   connect(m_slider, &QSlider::sliderReleased, this,
@@ -57,6 +54,28 @@ void ParameterSlider::setToolTips(const QString& text) {
   m_label->setToolTip(text);
   m_slider->setToolTip(text);
   m_spin->setToolTip(text);
+}
+
+void ParameterSlider::setCompact(bool on) {
+  for (QWidget* w : {static_cast<QWidget*>(m_label), static_cast<QWidget*>(m_slider),
+                     static_cast<QWidget*>(m_spin)})
+    m_layout->removeWidget(w);
+  m_label->setMinimumWidth(on ? 0 : 96);
+  if (on) {  // label · value, then the slider across the whole width
+    m_layout->addWidget(m_label, 0, 0);
+    m_layout->addWidget(m_spin, 0, 1, Qt::AlignRight);
+    m_layout->addWidget(m_slider, 1, 0, 1, 2);
+    m_layout->setColumnStretch(0, 1);
+    m_layout->setColumnStretch(1, 0);
+    m_layout->setColumnStretch(2, 0);
+  } else {  // label, slider, value on one line
+    m_layout->addWidget(m_label, 0, 0);
+    m_layout->addWidget(m_slider, 0, 1);
+    m_layout->addWidget(m_spin, 0, 2);
+    m_layout->setColumnStretch(0, 0);
+    m_layout->setColumnStretch(1, 1);
+    m_layout->setColumnStretch(2, 0);
+  }
 }
 
 void ParameterSlider::onSliderMoved(int position) {

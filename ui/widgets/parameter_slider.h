@@ -1,4 +1,5 @@
-// A labelled slider paired with a spin box for exact values, linear or log scale.
+// A labelled slider paired with a spin box for exact values, linear or log scale; compact: the
+// label and the value on one line above a full-width slider (for a narrow panel).
 // valueChanged follows the mouse (for the live privacy readout); valueCommitted fires when
 // the slider is released or a value is typed (for starting a live run).
 #pragma once
@@ -9,6 +10,7 @@
 
 class QSlider;
 class QDoubleSpinBox;
+class QGridLayout;
 class QLabel;
 
 namespace epsilon::ui {
@@ -22,6 +24,7 @@ class ParameterSlider : public QWidget {
   double value() const;
   void setValue(double value);  // no valueCommitted; valueChanged only if it changed
   void setToolTips(const QString& text);
+  void setCompact(bool on);
   QSlider* slider() const { return m_slider; }
   QDoubleSpinBox* spinBox() const { return m_spin; }
 
@@ -37,6 +40,7 @@ class ParameterSlider : public QWidget {
   QLabel* m_label;
   QSlider* m_slider;
   QDoubleSpinBox* m_spin;
+  QGridLayout* m_layout;
   bool m_updating = false;
 };
 

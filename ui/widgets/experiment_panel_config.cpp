@@ -1,0 +1,226 @@
+// ExperimentPanel: loading a config into the controls and reading it back, group by group. The
+// panel keeps the config it last loaded (or the defaults a data set opened with) and config()
+// starts from it, each group writing only the fields it has controls for; a control that shows
+// a loaded value rounded or clamped hands back the loaded value until the user changes it, so a
+// config loaded and read back is the same config, field for field.
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <algorithm>
+#include <cmath>
+
+#include "core/train/teaching_defaults.h"
+#include "ui/io/number_format.h"
+#include "ui/widgets/control_values.h"
+#include "ui/widgets/experiment_panel.h"
+#include "ui/widgets/parameter_slider.h"
+#include "ui/widgets/privacy_preview.h"
+
+namespace epsilon::ui {
+
+namespace {
+
+double sliderValue(const ParameterSlider* slider, double loaded) {
+  return valueOrLoaded(slider->spinBox(), loaded);
+}
+
+// What any data set without teaching defaults opens with: a CNN for images of 16 px and more,
+// a small MLP for 2-D points, a lot and a length that train in reasonable time, and δ the
+// largest power of ten below 1/N.
+train::ExperimentConfig generalDefaults(const data::DatasetInfo& info) {
+  train::ExperimentConfig c;
+  c.dataset.name = info.name;
+  const bool bigImage = info.shape.isImage && info.shape.height >= 16;
+  c.model.preset = bigImage ? "tfp-cnn" : "mlp";
+  if (info.shape.featureCount() <= 2) c.model.hiddenWidths = {16, 16};
+  c.training.lotSize = static_cast<int>(
+      std::min<long>(info.trainSize >= 4000 ? 256 : 64, std::max<long>(1, info.trainSize)));
+  c.training.epochs = info.trainSize >= 4000 ? 5 : 30;
+  c.privacy.delta = defaultDelta(info.trainSize);
+  return c;
+}
+
+}  // namespace
+
+train::ExperimentConfig ExperimentPanel::datasetDefaults(const data::DatasetInfo& info) {
+  // The 2-D teaching sets have settings chosen so a class sees the trade-off (issue 11).
+  return info.synthetic ? train::defaultConfigFor(info.name) : generalDefaults(info);
+}
+
+train::ExperimentConfig ExperimentPanel::openingConfig() const {
+  const auto* info = currentDataset();
+  return info ? generalDefaults(*info) : train::ExperimentConfig{};
+}
+
+train::ExperimentConfig ExperimentPanel::config() const {
+  train::ExperimentConfig c = m_base;
+  if (const auto* info = currentDataset()) c.dataset.name = info->name;
+  writeModelGroup(c);
+  writePrivatizer(c.privacy);
+  writeNoiseAndAccounting(c.privacy);
+  writeTrainingGroup(c.training);
+  return c;
+}
+
+QString ExperimentPanel::setConfig(const train::ExperimentConfig& c) {
+  const QString error = loadConfig(c);
+  if (error.isEmpty()) {
+    m_defaultsNote->hide();
+    m_undoDefaults->hide();
+  }
+  return error;
+}
+
+QString ExperimentPanel::loadConfig(const train::ExperimentConfig& c) {
+  const QString name = QString::fromStdString(c.dataset.name);
+  m_loading = true;  // a data set chosen here is loaded, not chosen: no defaults applied
+  int index = datasetIndexByName(name);
+  if (index < 0) {
+    const QString error = addDataFolder(name);
+    index = datasetIndexByName(name);
+    if (!error.isEmpty() || index < 0) {
+      m_loading = false;
+      return error;
+    }
+  }
+  m_dataset->setCurrentIndex(index);
+  loadModelGroup(c);
+  loadPrivatizer(c.privacy);
+  loadNoiseAndAccounting(c.privacy);
+  loadTrainingGroup(c.training);
+  m_base = c;
+  m_loading = false;
+  refreshModel();
+  return {};
+}
+
+void ExperimentPanel::loadModelGroup(const train::ExperimentConfig& c) {
+  const int model = m_model->findData(QString::fromStdString(c.model.preset));
+  if (model >= 0) m_model->setCurrentIndex(model);
+  m_pcaDims->setValue(c.model.pcaDims);
+  m_pcaNoise->setValue(c.model.pcaNoise);
+  m_pcaSample->setValue(c.model.pcaSampleFraction);
+  selectEnum(m_optimizer, c.optimizer.options.kind);
+  m_momentum->setValue(c.optimizer.options.momentum);
+  m_lr->setValue(c.optimizer.learningRate);
+}
+
+void ExperimentPanel::writeModelGroup(train::ExperimentConfig& c) const {
+  if (const QVariant preset = m_model->currentData(); preset.isValid())
+    c.model.preset = preset.toString().toStdString();
+  c.model.pcaDims = static_cast<int>(valueOrLoaded(m_pcaDims, c.model.pcaDims));
+  c.model.pcaNoise = sliderValue(m_pcaNoise, c.model.pcaNoise);
+  c.model.pcaSampleFraction = sliderValue(m_pcaSample, c.model.pcaSampleFraction);
+  auto& o = c.optimizer;
+  o.options.kind = currentEnum<optim::OptimizerKind>(m_optimizer);
+  o.options.momentum = valueOrLoaded(m_momentum, o.options.momentum);
+  o.learningRate = sliderValue(m_lr, o.learningRate);
+}
+
+void ExperimentPanel::loadPrivatizer(const train::PrivacyConfig& c) {
+  const auto& p = c.privatizer;
+  selectEnum(m_privatizer, p.kind);
+  m_clip->setValue(p.clipNorm);
+  m_adaptiveC0->setValue(p.clipNorm);
+  m_perLayer->setChecked(p.perLayer);
+  m_tanhC->setValue(p.tanhScale);
+  m_tanhK->setValue(p.tanhActiveRange);
+  m_quantile->setValue(p.targetQuantile);
+  m_clipLr->setValue(p.clipLearningRate);
+  selectEnum(m_clipPolicy, p.clipPolicy);
+}
+
+void ExperimentPanel::writePrivatizer(train::PrivacyConfig& c) const {
+  auto& p = c.privatizer;
+  const privacy::PrivatizerKind loaded = p.kind;
+  p.kind = currentEnum<privacy::PrivatizerKind>(m_privatizer);
+  const bool adaptive = p.kind == privacy::PrivatizerKind::Adaptive;
+  p.clipNorm = sliderValue(adaptive ? m_adaptiveC0 : m_clip, p.clipNorm);
+  p.perLayer = m_perLayer->isChecked();
+  p.tanhScale = sliderValue(m_tanhC, p.tanhScale);
+  p.tanhActiveRange = sliderValue(m_tanhK, p.tanhActiveRange);
+  p.targetQuantile = sliderValue(m_quantile, p.targetQuantile);
+  p.clipLearningRate = sliderValue(m_clipLr, p.clipLearningRate);
+  p.clipPolicy = currentEnum<privacy::ClipUpdatePolicy>(m_clipPolicy);
+  // The baseline chosen here has no noise; a loaded one keeps the σ it was loaded with.
+  if (p.kind != privacy::PrivatizerKind::None)
+    c.noise.initial = sliderValue(m_sigma, c.noise.initial);
+  else if (loaded != privacy::PrivatizerKind::None)
+    c.noise.initial = 0.0;
+}
+
+void ExperimentPanel::loadNoiseAndAccounting(const train::PrivacyConfig& c) {
+  // A baseline saved with σ = 0 leaves the slider where it was, for when clipping is chosen.
+  if (c.privatizer.kind != privacy::PrivatizerKind::None || c.noise.initial > 0)
+    m_sigma->setValue(c.noise.initial);
+  m_targetMode->setChecked(false);
+  selectEnum(m_schedule, c.noise.decay);
+  m_decayRate->setValue(c.noise.rate);
+  m_microbatch->setValue(c.microbatchSize);
+  int delta = m_delta->findData(c.delta);
+  if (delta < 0) {
+    m_delta->addItem(formatDelta(c.delta), c.delta);
+    delta = m_delta->count() - 1;
+  }
+  m_delta->setCurrentIndex(delta);
+  selectEnum(m_accountant, c.accountant);
+  selectEnum(m_sampling, c.sampling);
+  m_secureNoise->setChecked(c.secureNoise);
+}
+
+void ExperimentPanel::writeNoiseAndAccounting(train::PrivacyConfig& c) const {
+  c.noise.decay = currentEnum<privacy::NoiseDecay>(m_schedule);
+  c.noise.rate = valueOrLoaded(m_decayRate, c.noise.rate);
+  c.microbatchSize = static_cast<int>(valueOrLoaded(m_microbatch, c.microbatchSize));
+  if (const QVariant delta = m_delta->currentData(); delta.isValid()) c.delta = delta.toDouble();
+  c.accountant = currentEnum<privacy::AccountantKind>(m_accountant);
+  c.sampling = currentEnum<train::SamplingKind>(m_sampling);
+  c.secureNoise = m_secureNoise->isChecked();
+}
+
+void ExperimentPanel::loadTrainingGroup(const train::TrainingConfig& t) {
+  m_lot->setValue(t.lotSize);
+  m_epochs->setValue(t.epochs);
+  m_seed->setValue(static_cast<int>(std::min<std::uint64_t>(t.seed, m_seed->maximum())));
+}
+
+void ExperimentPanel::writeTrainingGroup(train::TrainingConfig& t) const {
+  t.lotSize = static_cast<int>(std::llround(sliderValue(m_lot, t.lotSize)));
+  t.epochs = sliderValue(m_epochs, t.epochs);
+  // A seed beyond the box's range is shown at its maximum and kept until the box is changed.
+  if (static_cast<std::uint64_t>(m_seed->value()) !=
+      std::min<std::uint64_t>(t.seed, m_seed->maximum()))
+    t.seed = static_cast<std::uint64_t>(m_seed->value());
+}
+
+void ExperimentPanel::applyDatasetDefaults() {
+  const auto* info = currentDataset();
+  if (!info) return;
+  // What the panel held, on the data set it held it for: Undo brings it back exactly.
+  train::ExperimentConfig before = config();
+  before.dataset = m_base.dataset;
+  const QString error = loadConfig(datasetDefaults(*info));
+  if (!error.isEmpty()) return;
+  m_beforeDefaults = before;
+  const train::ExperimentConfig c = config();
+  m_defaultsNote->setText(
+      tr("Settings for %1 applied: %2 · %3 η %4 · σ %5 · C %6 · lot %7 · %8 epochs.")
+          .arg(QString::fromStdString(info->name), QString::fromStdString(c.model.preset),
+               m_optimizer->currentText(), formatNumber(c.optimizer.learningRate),
+               formatNumber(c.privacy.noise.initial), formatNumber(c.privacy.privatizer.clipNorm))
+          .arg(c.training.lotSize)
+          .arg(formatNumber(c.training.epochs)));
+  m_defaultsNote->show();
+  m_undoDefaults->show();
+}
+
+void ExperimentPanel::undoDatasetDefaults() {
+  if (!setConfig(m_beforeDefaults).isEmpty()) return;
+  onChanged();
+  onCommitted();
+}
+
+}  // namespace epsilon::ui
