@@ -4,6 +4,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -274,6 +275,36 @@ bool ExperimentPanel::targetEpsilonMode() const {
 }
 
 void ExperimentPanel::setCompactLayout(bool on) {
+  m_forcedCompact = on;
+  applyCompactLayout(on);
+  // A projector shows only part of the panel: scroll so the noise σ is in view, with the
+  // learning rate and the clip norm above it, once the dock has its new width.
+  if (on) QTimer::singleShot(100, this, [this] { revealInScrollArea(m_sigma); });
+  // Leaving presentation mode: the dock may still be too narrow for the one-line layout.
+  QTimer::singleShot(0, this, &ExperimentPanel::followWidth);
+}
+
+void ExperimentPanel::followViewportWidth(QWidget* viewport) {
+  m_viewport = viewport;
+  viewport->installEventFilter(this);
+}
+
+bool ExperimentPanel::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == m_viewport && event->type() == QEvent::Resize)
+    QTimer::singleShot(0, this, &ExperimentPanel::followWidth);
+  return QWidget::eventFilter(watched, event);
+}
+
+// Compact when forced or when the viewport is narrower than the one-line layout, measured while
+// that layout is in place (so the choice cannot flip back and forth at one width).
+void ExperimentPanel::followWidth() {
+  if (!m_viewport) return;
+  if (!m_compact) m_oneLineWidth = minimumSizeHint().width();
+  const bool compact = m_forcedCompact || m_viewport->width() < m_oneLineWidth;
+  if (compact != m_compact) applyCompactLayout(compact);
+}
+
+void ExperimentPanel::applyCompactLayout(bool on) {
   m_compact = on;
   for (ParameterSlider* s : findChildren<ParameterSlider*>()) s->setCompact(on);
   // Labels above their fields when a row is too long: the width is the widest field, not the
@@ -305,9 +336,6 @@ void ExperimentPanel::setCompactLayout(bool on) {
   for (QLayout* layout : findChildren<QLayout*>()) layout->invalidate();
   for (QWidget* w : findChildren<QWidget*>()) w->updateGeometry();
   updateGeometry();
-  // A projector shows only part of the panel: scroll so the noise σ is in view, with the
-  // learning rate and the clip norm above it, once the dock has its new width.
-  if (on) QTimer::singleShot(100, this, [this] { revealInScrollArea(m_sigma); });
 }
 
 void ExperimentPanel::revealInScrollArea(QWidget* control) {

@@ -60,6 +60,9 @@ class ExperimentPanel : public QWidget {
   // panel is narrow and every value stays readable at a large font.
   void setCompactLayout(bool on);
   bool compactLayout() const { return m_compact; }
+  // Also use the compact layout whenever `viewport` (the scroll area showing the panel) is
+  // narrower than the one-line layout needs, so a narrow dock never hides values off its edge.
+  void followViewportWidth(QWidget* viewport);
 
   ParameterSlider* noiseSlider() const { return m_sigma; }
   ParameterSlider* clipSlider() const { return m_clip; }
@@ -96,7 +99,12 @@ class ExperimentPanel : public QWidget {
   void openDataFolderRequested();
   void liveModeChanged(bool on);
 
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
  private:
+  void applyCompactLayout(bool on);
+  void followWidth();
   // The groups and their controls (experiment_panel_groups.cpp).
   QWidget* buildDataGroup();
   QWidget* buildModelGroup();
@@ -188,6 +196,9 @@ class ExperimentPanel : public QWidget {
   QString m_modelProblem;
   bool m_loading = false;
   bool m_compact = false;
+  bool m_forcedCompact = false;   // presentation mode
+  int m_oneLineWidth = 0;         // the one-line layout's minimum width at the current font
+  QWidget* m_viewport = nullptr;  // followViewportWidth's scroll area viewport
 };
 
 }  // namespace epsilon::ui

@@ -144,6 +144,7 @@ void MainWindow::buildDocks() {
   scroll->setWidgetResizable(true);
   // Narrow enough for a 1024-pixel projector; a narrower dock scrolls, it never cuts values.
   scroll->setMinimumWidth(300);
+  m_panel->followViewportWidth(scroll->viewport());
   auto* panelDock = new QDockWidget(tr("Experiment"), this);
   panelDock->setObjectName(QStringLiteral("experimentDock"));
   panelDock->setWidget(scroll);

@@ -1,6 +1,8 @@
 // The window fits a 1024×768 projector: its minimum size is at most 1024×720 in normal and in
 // presentation mode (large fonts), the docks scrolling rather than pushing the window wider.
 #include <QAbstractSpinBox>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTest>
 
 #include "spin_box_widths.h"
@@ -39,6 +41,20 @@ class TestWindowSize : public QObject {
     const QString cut = cutSpinBox(w.experimentPanel(), checked);
     QVERIFY2(cut.isEmpty(), qPrintable(cut));
     QVERIFY(checked >= 5);  // σ, C, η, lot size, epochs at least
+    // Nor hidden off the dock's edge: at 1024 and 1280 pixels the panel fits its dock's width
+    // (the compact layout takes over when the one-line layout would not), so no value sits
+    // behind a horizontal scroll bar.
+    for (const int width : {1024, 1280}) {
+      w.resize(width, 720);
+      auto* scroll =
+          qobject_cast<QScrollArea*>(w.experimentPanel()->parentWidget()->parentWidget());
+      QVERIFY(scroll);
+      QTRY_COMPARE(scroll->horizontalScrollBar()->maximum(), 0);
+      QVERIFY(w.experimentPanel()->width() <= scroll->viewport()->width());
+      qInfo("%d px: panel %d px in a %d px viewport, %s layout", width,
+            w.experimentPanel()->width(), scroll->viewport()->width(),
+            w.experimentPanel()->compactLayout() ? "compact" : "one-line");
+    }
   }
 };
 
