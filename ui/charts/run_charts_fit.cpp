@@ -71,6 +71,15 @@ double niceStep(double raw) {
   return 10 * magnitude;
 }
 
+// The next smaller round step: 10 → 5 → 2.5 → 2 → 1.
+double niceBelow(double step) {
+  const double magnitude = std::pow(10.0, std::floor(std::log10(step) + 1e-9));
+  const double m = step / magnitude;
+  for (double candidate : {5.0, 2.5, 2.0, 1.0})
+    if (candidate < m * (1 - 1e-9)) return candidate * magnitude;
+  return 0.5 * magnitude;
+}
+
 // Decimals that show every multiple of `step` exactly (0 for whole steps).
 int decimalsFor(double step) {
   int d = 0;
@@ -126,6 +135,9 @@ void fitValueTicks(QValueAxis* axis, const QFont& base, qreal room, Qt::Orientat
     font = fittingFont(base, widestLabel(format), room, orientation);
     const qreal labels = labelsThatFit(font, widestLabel(format), room, orientation);
     step = niceStep((high - low) / std::clamp(static_cast<int>(labels) - 1, 1, 10));
+    // At least two ticks in the range: 0 and 25 on a 0..30 axis rather than 0 alone.
+    for (int i = 0; i < 8 && high > low && step > (high - low) * (1 + 1e-9); ++i)
+      step = niceBelow(step);
     format = exponent ? QStringLiteral("%.2g") : QStringLiteral("%.%1f").arg(decimalsFor(step));
   }
   if (axis->labelsFont() != font) axis->setLabelsFont(font);
