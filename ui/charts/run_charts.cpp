@@ -1,6 +1,7 @@
 #include "ui/charts/run_charts.h"
 
 #include <QChart>
+#include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -44,33 +45,6 @@ QString chartFileStem(ChartKind kind) {
 }
 
 namespace {
-// Axis titles stay short: Qt Charts elides a title wider than its chart, and on a projector a
-// chart is a quarter of a 1024-pixel window.
-QString xLabel(ChartKind kind) {
-  switch (kind) {
-    case ChartKind::AccuracyVsEpoch:
-    case ChartKind::EpsilonVsEpoch:
-      return QObject::tr("epoch");
-    case ChartKind::AccuracyVsEpsilon:
-      return QObject::tr("ε spent");
-    case ChartKind::LossVsStep:
-      return QObject::tr("step (lot)");
-  }
-  return {};
-}
-QString yLabel(ChartKind kind) {
-  switch (kind) {
-    case ChartKind::AccuracyVsEpoch:
-    case ChartKind::AccuracyVsEpsilon:
-      return QObject::tr("accuracy (%)");
-    case ChartKind::EpsilonVsEpoch:
-      return QObject::tr("ε");
-    case ChartKind::LossVsStep:
-      return QObject::tr("loss (nats)");
-  }
-  return {};
-}
-
 QList<QPointF> pointsFor(const RunRecord& run, ChartKind kind) {
   QList<QPointF> points;
   if (kind == ChartKind::LossVsStep) {
@@ -134,15 +108,16 @@ RunCharts::RunCharts(QObject* parent) : QObject(parent) {
     chart->legend()->setVisible(false);
     auto* x = new QValueAxis(chart);
     auto* y = new QValueAxis(chart);
-    x->setTitleText(xLabel(kind));
-    y->setTitleText(yLabel(kind));
-    x->setLabelFormat(QStringLiteral("%.3g"));
-    y->setLabelFormat(QStringLiteral("%.3g"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     m_charts[k] = chart;
     m_xAxes[k] = x;
     m_yAxes[k] = y;
+    // Whatever the chart's size (a window's quarter, an export), its texts fit it.
+    connect(chart, &QChart::plotAreaChanged, this, [this, kind] {
+      fitTexts(kind);
+      fitTicks(kind);
+    });
   }
   applyStyle();
   fitAxes();
@@ -155,12 +130,8 @@ RunCharts::~RunCharts() {
 }
 
 void RunCharts::setCaption(const QString& caption) {
-  for (ChartKind kind : kAllChartKinds) {
-    QChart* c = chart(kind);
-    c->setTitle(caption.isEmpty() ? chartTitle(kind)
-                                  : chartTitle(kind) + QStringLiteral("<br><small>") +
-                                        caption.toHtmlEscaped() + QStringLiteral("</small>"));
-  }
+  m_caption = caption;
+  for (ChartKind kind : kAllChartKinds) fitTexts(kind);
 }
 
 void RunCharts::setPresentationMode(bool on) {
@@ -180,6 +151,7 @@ void RunCharts::applyStyle() {
     m_charts[k]->setTitleFont(title);
     QFont labels;
     labels.setPointSize(base);
+    m_labelsFont = labels;
     m_charts[k]->legend()->setFont(labels);
     for (QValueAxis* axis : {m_xAxes[k], m_yAxes[k]}) {
       axis->setLabelsFont(labels);
@@ -188,13 +160,14 @@ void RunCharts::applyStyle() {
       axis->setTitleFont(axisTitle);
     }
   }
-  if (m_logEpsilonY) {  // the log ε axes take the fonts of the linear ones they stand for
-    for (auto [log, linear] :
-         {std::pair<QAbstractAxis*, QAbstractAxis*>{m_logEpsilonY, m_yAxes[1]},
-          std::pair<QAbstractAxis*, QAbstractAxis*>{m_logEpsilonX, m_xAxes[2]}}) {
-      log->setLabelsFont(linear->labelsFont());
-      log->setTitleFont(linear->titleFont());
-    }
+  for (QLogValueAxis* log : m_logAxes) {  // the log axes take the fonts of the linear ones
+    if (!log) continue;
+    log->setLabelsFont(m_xAxes[0]->labelsFont());
+    log->setTitleFont(m_xAxes[0]->titleFont());
+  }
+  for (ChartKind kind : kAllChartKinds) {
+    fitTexts(kind);
+    fitTicks(kind);
   }
   const qreal width = m_presentation ? 4.0 : 2.0;
   for (auto& [id, rs] : m_series) {
@@ -249,7 +222,10 @@ void RunCharts::removeRun(int id) {
 
 void RunCharts::update(const std::vector<RunRecord>& runs) {
   m_legendHtml = runLegendHtml(runs);
-  useLogEpsilon(wantLogEpsilon(runs));
+  const bool logEpsilon = wantLogEpsilon(runs);
+  useLogAxis(ChartKind::EpsilonVsEpoch, logEpsilon);
+  useLogAxis(ChartKind::AccuracyVsEpsilon, logEpsilon);
+  useLogAxis(ChartKind::LossVsStep, wantLogLoss(runs));
   std::vector<int> keep;
   for (const RunRecord& run : runs) {
     if (!run.visible) continue;
@@ -305,12 +281,27 @@ void RunCharts::fitAxes() {
       yLow = any ? std::max(0.0, std::floor((yMin - 2.0) / 10.0) * 10.0) : 0.0;
       yHigh = 100.0;
     }
+    // Fixed ticks while the range changes: the old interval over a new, wider range would
+    // lay out thousands of ticks (fitTicks below picks the interval for the new range).
+    m_xAxes[k]->setTickType(QValueAxis::TicksFixed);
+    m_yAxes[k]->setTickType(QValueAxis::TicksFixed);
     m_xAxes[k]->setRange(0.0, niceCeil(any ? xMax : 1.0));
-    m_xAxes[k]->applyNiceNumbers();  // ticks on round numbers (0, 5, 10, 15 rather than 3.75)
     m_yAxes[k]->setRange(yLow, any ? yHigh : (kind == ChartKind::EpsilonVsEpoch ? 1.0 : yHigh));
   }
-  if (m_epsilonLog) fitLogEpsilonAxes();
+  fitLogAxes();
+  for (ChartKind kind : kAllChartKinds) fitTicks(kind);  // round ticks, as many as fit
 }
+
+namespace {
+// Lays the chart out now: its texts are refitted to a new size (run_charts_fit.cpp) while it
+// is laid out, which asks for one more layout before the drawing may start.
+void settleLayout(QChart* chart) {
+  for (int i = 0; i < 3 && chart->layout(); ++i) {
+    chart->layout()->invalidate();
+    chart->layout()->activate();
+  }
+}
+}  // namespace
 
 void renderChart(QChart* chart, QPainter& painter, const QRectF& target) {
   if (QGraphicsScene* scene = chart->scene()) {
@@ -318,14 +309,17 @@ void renderChart(QChart* chart, QPainter& painter, const QRectF& target) {
     // margins keep their size whatever the window's), draw it, and put it back.
     const QRectF old = chart->geometry();
     chart->setGeometry(QRectF(old.topLeft(), target.size()));
+    settleLayout(chart);
     scene->render(&painter, target, chart->mapRectToScene(chart->boundingRect()));
     chart->setGeometry(old);
+    settleLayout(chart);
     return;
   }
   // A chart not shown anywhere is laid out at the target size in a scene of its own.
   QGraphicsScene scene;
   scene.addItem(chart);
   chart->setGeometry(QRectF(QPointF(0, 0), target.size()));
+  settleLayout(chart);
   scene.render(&painter, target, QRectF(QPointF(0, 0), target.size()));
   scene.removeItem(chart);
 }

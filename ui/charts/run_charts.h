@@ -4,7 +4,9 @@
 // exported slide looks like the window.
 #pragma once
 
+#include <QFont>
 #include <QObject>
+#include <QStringList>
 #include <array>
 #include <map>
 #include <vector>
@@ -31,6 +33,8 @@ inline constexpr std::array<ChartKind, kChartKindCount> kAllChartKinds = {
 
 QString chartTitle(ChartKind kind);
 QString chartFileStem(ChartKind kind);  // "accuracy-vs-epoch", ...
+// The chart's titles, longest first: a chart shows the longest that fits its width.
+QStringList chartTitles(ChartKind kind);
 // Draws one chart scaled into `target` (the chart may or may not be shown in a view).
 void renderChart(QChart* chart, QPainter& painter, const QRectF& target);
 
@@ -50,13 +54,19 @@ class RunCharts : public QObject {
   bool presentationMode() const { return m_presentation; }
   // The ε axes (ε vs epoch, accuracy vs ε): automatic is logarithmic when the runs' final ε
   // values span more than a factor kLogEpsilonSpan, linear otherwise.
-  enum class EpsilonScale { Automatic, Linear, Logarithmic };
+  enum class AxisScale { Automatic, Linear, Logarithmic };
+  using EpsilonScale = AxisScale;
   static constexpr double kLogEpsilonSpan = 20.0;
-  void setEpsilonScale(EpsilonScale scale) {
-    m_epsilonScale = scale;
-  }  // applies at the next update()
-  EpsilonScale epsilonScale() const { return m_epsilonScale; }
-  bool epsilonAxesLogarithmic() const { return m_epsilonLog; }
+  void setEpsilonScale(AxisScale scale) { m_epsilonScale = scale; }  // applies at next update()
+  AxisScale epsilonScale() const { return m_epsilonScale; }
+  bool epsilonAxesLogarithmic() const { return m_log[static_cast<int>(ChartKind::EpsilonVsEpoch)]; }
+  // The loss axis: automatic is logarithmic when a run's loss rises above kLogLossRise times
+  // the largest first loss of the runs (a network blown up by noise — σ 8 with momentum 0.9 on
+  // xor reaches thousands of nats — would flatten every other curve to the floor).
+  static constexpr double kLogLossRise = 20.0;
+  void setLossScale(AxisScale scale) { m_lossScale = scale; }  // applies at the next update()
+  AxisScale lossScale() const { return m_lossScale; }
+  bool lossAxisLogarithmic() const { return m_log[static_cast<int>(ChartKind::LossVsStep)]; }
   // A subtitle for exports ("δ = 1e-5 · RDP · Poisson sampling").
   void setCaption(const QString& caption);
 
@@ -85,12 +95,16 @@ class RunCharts : public QObject {
   RunSeries& seriesFor(const RunRecord& run);
   void removeRun(int id);
   void fitAxes();
-  // run_charts_epsilon.cpp: the linear or logarithmic ε axes.
+  // run_charts_log.cpp: the linear or logarithmic ε and loss axes.
   bool wantLogEpsilon(const std::vector<RunRecord>& runs) const;
-  void useLogEpsilon(bool on);
-  void fitLogEpsilonAxes();
+  bool wantLogLoss(const std::vector<RunRecord>& runs) const;
+  void useLogAxis(ChartKind kind, bool on);
+  void fitLogAxes();
   QAbstractAxis* axisInUse(ChartKind kind, Qt::Orientation orientation) const;
-  QList<QPointF> onScale(QList<QPointF> points, ChartKind kind) const;  // drops ε ≤ 0 on a log axis
+  QList<QPointF> onScale(QList<QPointF> points, ChartKind kind) const;  // drops ≤ 0 on a log axis
+  // run_charts_fit.cpp: titles, axis titles and tick labels that fit the chart's size.
+  void fitTexts(ChartKind kind);
+  void fitTicks(ChartKind kind);
 
   std::array<QChart*, kChartKindCount> m_charts{};
   std::array<QValueAxis*, kChartKindCount> m_xAxes{};
@@ -98,10 +112,14 @@ class RunCharts : public QObject {
   std::map<int, RunSeries> m_series;
   bool m_presentation = false;
   QString m_legendHtml;
-  EpsilonScale m_epsilonScale = EpsilonScale::Automatic;
-  bool m_epsilonLog = false;
-  QLogValueAxis* m_logEpsilonY = nullptr;  // ε vs epoch
-  QLogValueAxis* m_logEpsilonX = nullptr;  // accuracy vs ε
+  QString m_caption;
+  QFont m_labelsFont;  // the tick labels' font of the mode; a tiny chart shrinks it (fitTicks)
+  AxisScale m_epsilonScale = AxisScale::Automatic;
+  AxisScale m_lossScale = AxisScale::Automatic;
+  // The logarithmic axis each chart can swap in (ε vs epoch: y; accuracy vs ε: x; loss: y),
+  // and whether it is in use.
+  std::array<QLogValueAxis*, kChartKindCount> m_logAxes{};
+  std::array<bool, kChartKindCount> m_log{};
 };
 
 }  // namespace epsilon::ui

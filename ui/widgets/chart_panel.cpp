@@ -66,20 +66,36 @@ void ChartPanel::redrawNow() {
 }
 
 QMenu* ChartPanel::epsilonScaleMenu(QWidget* parent) {
-  auto* menu = new QMenu(tr("ε axes"), parent);
+  return scaleMenu(
+      tr("ε axes"), tr("Automatic (logarithmic when ε spans more than ×20)"),
+      m_charts->epsilonScale(),
+      [this](RunCharts::AxisScale scale) { m_charts->setEpsilonScale(scale); }, parent);
+}
+
+QMenu* ChartPanel::lossScaleMenu(QWidget* parent) {
+  return scaleMenu(
+      tr("Loss axis"), tr("Automatic (logarithmic when a loss rises 20× above its start)"),
+      m_charts->lossScale(), [this](RunCharts::AxisScale scale) { m_charts->setLossScale(scale); },
+      parent);
+}
+
+QMenu* ChartPanel::scaleMenu(const QString& title, const QString& automatic,
+                             RunCharts::AxisScale current,
+                             const std::function<void(RunCharts::AxisScale)>& choose,
+                             QWidget* parent) {
+  auto* menu = new QMenu(title, parent);
   auto* group = new QActionGroup(menu);
-  const std::pair<QString, RunCharts::EpsilonScale> choices[] = {
-      {tr("Automatic (logarithmic when ε spans more than ×20)"),
-       RunCharts::EpsilonScale::Automatic},
-      {tr("Linear"), RunCharts::EpsilonScale::Linear},
-      {tr("Logarithmic"), RunCharts::EpsilonScale::Logarithmic}};
+  const std::pair<QString, RunCharts::AxisScale> choices[] = {
+      {automatic, RunCharts::AxisScale::Automatic},
+      {tr("Linear"), RunCharts::AxisScale::Linear},
+      {tr("Logarithmic"), RunCharts::AxisScale::Logarithmic}};
   for (const auto& [text, scale] : choices) {
-    QAction* action = menu->addAction(text, this, [this, scale = scale] {
-      m_charts->setEpsilonScale(scale);
+    QAction* action = menu->addAction(text, this, [this, choose, scale = scale] {
+      choose(scale);
       redrawNow();
     });
     action->setCheckable(true);
-    action->setChecked(scale == m_charts->epsilonScale());
+    action->setChecked(scale == current);
     group->addAction(action);
   }
   return menu;

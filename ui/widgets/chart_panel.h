@@ -5,6 +5,7 @@
 
 #include <QWidget>
 #include <array>
+#include <functional>
 
 #include "ui/charts/run_charts.h"
 
@@ -33,9 +34,13 @@ class ChartPanel : public QWidget {
   void setPresentationMode(bool on);
   // The View menu's "ε axes" choices (automatic, linear, logarithmic), owned by `parent`.
   QMenu* epsilonScaleMenu(QWidget* parent);
+  // The View menu's "Loss axis" choices, the same three.
+  QMenu* lossScaleMenu(QWidget* parent);
 
  private:
   void scheduleRedraw();
+  QMenu* scaleMenu(const QString& title, const QString& automatic, RunCharts::AxisScale current,
+                   const std::function<void(RunCharts::AxisScale)>& choose, QWidget* parent);
   void connectHover(QXYSeries* series, int runId, ChartKind kind);
 
   RunModel* m_model;

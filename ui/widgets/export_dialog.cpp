@@ -3,22 +3,17 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QSettings>
 #include <QSpinBox>
 
 #include "ui/charts/run_charts.h"
+#include "ui/widgets/file_dialogs.h"
 
 namespace epsilon::ui {
-
-namespace {
-const QString kFolderKey = QStringLiteral("exportFolder");
-}  // namespace
 
 ExportDialog::ExportDialog(int chartKind, QWidget* parent)
     : QDialog(parent),
@@ -43,7 +38,7 @@ ExportDialog::ExportDialog(int chartKind, QWidget* parent)
   m_height->setSuffix(tr(" px"));
   m_dpi->setRange(48, 1200);
   m_dpi->setValue(150);
-  const QString folder = QSettings().value(kFolderKey, QDir::homePath()).toString();
+  const QString folder = lastFolder(FolderPurpose::Charts);
   const QString stem =
       chartKind < 0 ? QStringLiteral("charts") : chartFileStem(static_cast<ChartKind>(chartKind));
   m_file->setText(QDir(folder).filePath(stem + QStringLiteral(".png")));
@@ -92,7 +87,8 @@ void ExportDialog::updateSuffix() {
 }
 
 void ExportDialog::browse() {
-  const QString chosen = QFileDialog::getSaveFileName(this, tr("Export chart"), path());
+  const QString chosen = askSaveFile(this, FolderPurpose::Charts, tr("Export chart"), path(),
+                                     tr("PNG, SVG or PDF (*.png *.svg *.pdf)"));
   if (!chosen.isEmpty()) {
     m_file->setText(chosen);
     updateSuffix();
@@ -100,7 +96,7 @@ void ExportDialog::browse() {
 }
 
 void ExportDialog::accept() {
-  QSettings().setValue(kFolderKey, QFileInfo(path()).absolutePath());
+  rememberFolder(FolderPurpose::Charts, path());
   QDialog::accept();
 }
 

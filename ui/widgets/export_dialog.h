@@ -1,6 +1,6 @@
 // The one export dialog: which chart (the grid or one of the four), the format (PNG, SVG,
-// PDF), the size, the DPI (PNG) and the file, starting in the folder used last (QSettings
-// "exportFolder", remembered on accept).
+// PDF), the size, the DPI (PNG) and the file, starting in the folder used last (file_dialogs.h,
+// remembered on accept).
 #pragma once
 
 #include <QDialog>

@@ -2,18 +2,12 @@
 
 #include <QAction>
 #include <QApplication>
-#include <QClipboard>
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QFileDialog>
 #include <QFileInfo>
-#include <QImage>
 #include <QJsonDocument>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QPainter>
-#include <QProgressBar>
-#include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
@@ -24,17 +18,13 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "core/train/config_check.h"
-#include "ui/charts/chart_export.h"
 #include "ui/charts/run_model.h"
-#include "ui/charts/run_naming.h"
 #include "ui/io/experiment_json.h"
-#include "ui/io/session_file.h"
 #include "ui/widgets/chart_panel.h"
 #include "ui/widgets/control_input_filter.h"
 #include "ui/widgets/decision_boundary_view.h"
 #include "ui/widgets/experiment_panel.h"
-#include "ui/widgets/export_dialog.h"
+#include "ui/widgets/file_dialogs.h"
 #include "ui/widgets/image_strip.h"
 #include "ui/widgets/privacy_readout.h"
 #include "ui/widgets/runs_view.h"
@@ -70,26 +60,50 @@ MainWindow::MainWindow(Options options, QWidget* parent)
   buildMenus();
   buildLessonsMenu();
   buildPaceMenu();
+  buildSweepStatus();
   statusBar()->showMessage(
       tr("Move a slider: ε follows at once. Run (Ctrl+R) trains; live mode retrains on every "
          "release."));
-
   m_liveDebounce->setSingleShot(true);
   m_liveDebounce->setInterval(kLiveDebounceMs);
   connect(m_liveDebounce, &QTimer::timeout, this, [this] { startRun(true); });
+  connectPanel();
+  connectController();
+  connect(m_runs, &RunModel::runsChanged, this, &MainWindow::updateTitle);
+
+  resize(1500, 950);
+  if (m_options.useSettings) restoreSettings();
+  // Live mode is off until turned on: a moved control must not replace a finished run unasked.
+  if (!m_options.useSettings) m_panel->setLiveMode(false);
+  onDatasetChanged();
+  updateReadout();
+  updateTitle();  // the window is named before any session is opened
+  if (m_options.offerLastSession) QTimer::singleShot(0, this, &MainWindow::askReopenLastSession);
+}
+
+void MainWindow::connectPanel() {
   connect(m_panel, &ExperimentPanel::configChanged, this, &MainWindow::updateReadout);
   connect(m_panel, &ExperimentPanel::configCommitted, this, &MainWindow::onCommitted);
   connect(m_panel, &ExperimentPanel::runRequested, this, [this] { startRun(false); });
   connect(m_panel, &ExperimentPanel::datasetChanged, this, &MainWindow::onDatasetChanged);
   connect(m_panel, &ExperimentPanel::openDataFolderRequested, this, [this] {
-    const QString dir = QFileDialog::getExistingDirectory(
-        this, tr("Open data folder (MNIST IDX or CIFAR-10 batches)"));
+    const QString dir = askFolder(this, FolderPurpose::DataFolders,
+                                  tr("Open data folder (MNIST IDX or CIFAR-10 batches)"));
     if (!dir.isEmpty()) openDataFolder(dir);
   });
   connect(m_panel, &ExperimentPanel::liveModeChanged, this, [this](bool on) {
     if (m_liveAction) m_liveAction->setChecked(on);
     rememberLiveMode(on);
   });
+  connect(m_runsView, &RunsView::cancelRequested, this, [this](const QList<int>& ids) {
+    for (int id : ids) m_controller->cancel(id);
+  });
+  connect(m_runsView, &RunsView::cancelAllRequested, m_controller, &TrainingController::cancelAll);
+  connect(m_runsView, &RunsView::rerunRequested, this, &MainWindow::rerun);
+  connect(m_runsView, &RunsView::duplicateRequested, this, &MainWindow::duplicateIntoPanel);
+}
+
+void MainWindow::connectController() {
   connect(m_controller, &TrainingController::runModelUpdated, this, &MainWindow::showRunModel);
   connect(m_controller, &TrainingController::datasetLoaded, this,
           [this](const QString& name, std::shared_ptr<const data::Dataset> dataset) {
@@ -105,33 +119,7 @@ MainWindow::MainWindow(Options options, QWidget* parent)
           [this](const QString& name, const QString& message) {
             showError(tr("Cannot load %1").arg(name), message);
           });
-  connect(m_runsView, &RunsView::cancelRequested, this, [this](const QList<int>& ids) {
-    for (int id : ids) m_controller->cancel(id);
-  });
-  connect(m_runsView, &RunsView::cancelAllRequested, m_controller, &TrainingController::cancelAll);
-  connect(m_runsView, &RunsView::rerunRequested, this, &MainWindow::rerun);
-  connect(m_runsView, &RunsView::duplicateRequested, this, &MainWindow::duplicateIntoPanel);
-  connect(m_runs, &RunModel::runsChanged, this, &MainWindow::updateTitle);
   connect(m_controller, &TrainingController::runFinished, this, &MainWindow::updateSweepProgress);
-
-  m_sweepProgress = new QProgressBar(this);
-  m_sweepProgress->setMaximumWidth(220);
-  m_sweepProgress->setFormat(tr("sweep %v / %m"));
-  m_sweepCancel = new QPushButton(tr("Cancel sweep"), this);
-  m_sweepCancel->setToolTip(tr("Stop every run of the sweep that is still queued or training"));
-  connect(m_sweepCancel, &QPushButton::clicked, this, &MainWindow::cancelSweep);
-  statusBar()->addPermanentWidget(m_sweepProgress);
-  statusBar()->addPermanentWidget(m_sweepCancel);
-  m_sweepProgress->hide();
-  m_sweepCancel->hide();
-
-  resize(1500, 950);
-  if (m_options.useSettings) restoreSettings();
-  // Live mode is off until turned on: a moved control must not replace a finished run unasked.
-  if (!m_options.useSettings) m_panel->setLiveMode(false);
-  onDatasetChanged();
-  updateReadout();
-  if (m_options.offerLastSession) QTimer::singleShot(0, this, &MainWindow::askReopenLastSession);
 }
 
 MainWindow::~MainWindow() = default;
@@ -156,6 +144,9 @@ void MainWindow::buildDocks() {
   auto* readoutScroll = new QScrollArea;
   readoutScroll->setWidget(m_readout);
   readoutScroll->setWidgetResizable(true);
+  // The readout's text wraps to any width, so it never scrolls sideways (a horizontal bar
+  // appeared with the vertical one and hid the end of the attacker sentence).
+  readoutScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   readoutScroll->setMinimumWidth(300);
   readoutDock->setWidget(readoutScroll);
   addDockWidget(Qt::RightDockWidgetArea, readoutDock);
@@ -194,54 +185,31 @@ void MainWindow::buildDocks() {
 }
 
 void MainWindow::buildMenus() {
+  buildFileMenu();
+  buildEditMenu();
+  buildRunMenu();
+  buildPresetsMenu();
+  buildViewMenu();
+  buildHelpMenu();
+}
+
+void MainWindow::buildFileMenu() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open session…"), QKeySequence::Open, this, [this] {
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open session"), m_sessionPath, tr("EpsilonLab sessions (*.json);;All files (*)"));
+    const QString path = askOpenFile(this, FolderPurpose::Sessions, tr("Open session"),
+                                     tr("EpsilonLab sessions (*.json);;All files (*)"));
     if (!path.isEmpty()) openSessionFrom(path);
   });
-  file->addAction(tr("&Save session…"), QKeySequence::Save, this, [this] {
-    QString path = QFileDialog::getSaveFileName(
-        this, tr("Save session"),
-        m_sessionPath.isEmpty() ? QStringLiteral("session.json") : m_sessionPath,
-        tr("EpsilonLab sessions (*.json)"));
-    if (path.isEmpty()) return;
-    if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".json");
-    saveSessionTo(path);
-  });
+  file->addAction(tr("&Save session…"), QKeySequence::Save, this, &MainWindow::askSaveSession);
   file->addAction(tr("Open &data folder…"), this,
                   [this] { Q_EMIT m_panel->openDataFolderRequested(); });
   file->addSeparator();
-  QMenu* exportMenu = file->addMenu(tr("&Export chart"));
-  auto exportWithDialog = [this](int kind) {
-    ExportDialog dialog(kind, this);  // chart, format, size, DPI; remembers the folder
-    if (dialog.exec() == QDialog::Accepted)
-      exportChartTo(dialog.chartKind(), dialog.path(), dialog.size(), dialog.dpi());
-  };
-  exportMenu->addAction(tr("Whole chart grid…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
-                        [exportWithDialog] { exportWithDialog(-1); });
-  for (ChartKind kind : kAllChartKinds)
-    exportMenu->addAction(chartTitle(kind) + QStringLiteral("…"), this,
-                          [exportWithDialog, kind] { exportWithDialog(static_cast<int>(kind)); });
-  file->addAction(tr("Export run &histories (CSV or JSON)…"), this, [this] {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export histories"), QStringLiteral("runs.csv"), tr("CSV (*.csv);;JSON (*.json)"));
-    if (!path.isEmpty()) exportHistoryTo(path);
-  });
-  file->addAction(tr("&Copy chart grid"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this,
-                  [this] {
-                    QImage image(QSize(1600, 1000), QImage::Format_ARGB32_Premultiplied);
-                    image.fill(Qt::white);
-                    QPainter painter(&image);
-                    painter.setRenderHint(QPainter::Antialiasing);
-                    m_charts->charts()->renderGrid(painter, QRectF(0, 0, 1600, 1000));
-                    painter.end();
-                    QApplication::clipboard()->setImage(image);
-                    statusBar()->showMessage(tr("Chart grid copied to the clipboard."), 4000);
-                  });
+  buildExportActions(file);
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+}
 
+void MainWindow::buildEditMenu() {
   QMenu* edit = menuBar()->addMenu(tr("&Edit"));
   QAction* undo = m_undo->createUndoAction(this, tr("&Undo"));
   undo->setShortcut(QKeySequence::Undo);
@@ -249,7 +217,9 @@ void MainWindow::buildMenus() {
   redo->setShortcut(QKeySequence::Redo);
   edit->addAction(undo);
   edit->addAction(redo);
+}
 
+void MainWindow::buildRunMenu() {
   QMenu* run = menuBar()->addMenu(tr("&Run"));
   QAction* start = run->addAction(tr("&Run experiment"), QKeySequence(Qt::CTRL | Qt::Key_R), this,
                                   [this] { startRun(false); });
@@ -271,9 +241,9 @@ void MainWindow::buildMenus() {
   // On the window as well, so the shortcuts work while the Runs dock floats or is hidden.
   addActions(
       {m_runsView->cancelAction(), m_runsView->cancelAllAction(), m_runsView->deleteAction()});
+}
 
-  buildPresetsMenu();
-
+void MainWindow::buildViewMenu() {
   QMenu* view = menuBar()->addMenu(tr("&View"));
   m_presentationAction = view->addAction(tr("&Presentation mode"));
   m_presentationAction->setCheckable(true);
@@ -281,9 +251,12 @@ void MainWindow::buildMenus() {
   m_presentationAction->setToolTip(tr("Large fonts and thick lines for a projector"));
   connect(m_presentationAction, &QAction::toggled, this, &MainWindow::setPresentationMode);
   view->addMenu(m_charts->epsilonScaleMenu(this));
+  view->addMenu(m_charts->lossScaleMenu(this));
   view->addSeparator();
   for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+}
 
+void MainWindow::buildHelpMenu() {
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("DP-SGD in one page"), QKeySequence::HelpContents, this, [this] {
     if (auto* dock = findChild<QDockWidget*>(QStringLiteral("helpDock"))) {
@@ -295,11 +268,9 @@ void MainWindow::buildMenus() {
     QMessageBox::about(
         this, tr("About EpsilonLab"),
         tr("<b>EpsilonLab %1</b><p>See the privacy–utility trade-off of differentially private "
-           "deep "
-           "learning: train with DP-SGD and watch accuracy against ε.</p><p>Data: MNIST (Y. LeCun, "
-           "C. "
-           "Cortes, C. J. C. Burges; CC BY-SA 3.0), UCI digits and breast cancer (CC BY 4.0), "
-           "Fashion-MNIST (Zalando Research, MIT).</p>")
+           "deep learning: train with DP-SGD and watch accuracy against ε.</p><p>Data: MNIST "
+           "(Y. LeCun, C. Cortes, C. J. C. Burges; CC BY-SA 3.0), UCI digits and breast cancer "
+           "(CC BY 4.0), Fashion-MNIST (Zalando Research, MIT).</p>")
             .arg(QApplication::applicationVersion()));
   });
 }
@@ -314,28 +285,6 @@ void MainWindow::updateReadout() {
 
 void MainWindow::onCommitted() {
   if (m_panel->liveMode()) m_liveDebounce->start();
-}
-
-int MainWindow::startRun(bool live) {
-  if (!m_panel->modelProblem().isEmpty()) {
-    showError(tr("Cannot start the run"), m_panel->modelProblem());
-    return 0;
-  }
-  const train::ExperimentConfig config = m_panel->config();
-  // What the panel shows at its controls (Run is disabled then; Ctrl+R and scripts land here).
-  const auto issues = train::checkConfig(config, m_panel->trainSize());
-  if (train::hasImpossible(issues)) {
-    showError(tr("Cannot start the run"), QString::fromStdString(issues.front().message));
-    return 0;
-  }
-  try {
-    config.validate();
-  } catch (const std::exception& e) {
-    showError(tr("Cannot start the run"), QString::fromUtf8(e.what()));
-    return 0;
-  }
-  const QString name = namesForNewRuns(*m_runs, {config}).front();
-  return live ? startLiveRun(paced(config), name) : m_controller->start(paced(config), name);
 }
 
 void MainWindow::onDatasetChanged() {
@@ -358,76 +307,6 @@ void MainWindow::showRunModel(int runId) {
   m_images->setModel(*model);
 }
 
-void MainWindow::duplicateIntoPanel(int runId) {
-  const RunRecord* run = m_runs->run(runId);
-  if (!run) return;
-  try {
-    const QString error = m_panel->setConfig(run->config);
-    if (!error.isEmpty()) showError(tr("Cannot load the run's parameters"), error);
-  } catch (const std::exception& e) {
-    showError(tr("Cannot load the run's parameters"), QString::fromUtf8(e.what()));
-  }
-}
-
-void MainWindow::rerun(const QList<int>& ids) {
-  for (int id : ids) {
-    const RunRecord* run = m_runs->run(id);
-    if (!run) continue;
-    try {
-      // Copies: starting a run adds to the model, which may move the record `run` points to.
-      const train::ExperimentConfig config = run->config;
-      m_controller->start(config, namesForNewRuns(*m_runs, {config}).front(), false);
-    } catch (const std::exception& e) {
-      showError(tr("Cannot re-run %1").arg(run->name), QString::fromUtf8(e.what()));
-    }
-  }
-}
-
-QString MainWindow::exportChartTo(int chartKind, const QString& path, QSize size, int dpi) {
-  m_charts->redrawNow();
-  RenderFunction render;
-  QString title;
-  if (chartKind < 0) {
-    title = tr("EpsilonLab charts");
-    render = [this](QPainter& painter, const QRectF& target) {
-      m_charts->charts()->renderGrid(painter, target);
-    };
-  } else {
-    const auto kind = static_cast<ChartKind>(chartKind);
-    title = chartTitle(kind);
-    render = [this, kind](QPainter& painter, const QRectF& target) {
-      m_charts->charts()->renderOne(kind, painter, target);
-    };
-  }
-  const QString error = exportDrawing(render, path, size, dpi, title);
-  if (!error.isEmpty()) {
-    showError(tr("Cannot export the chart"), error);
-    return error;
-  }
-  statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
-  return {};
-}
-
-QString MainWindow::exportHistoryTo(const QString& path) {
-  try {
-    if (QFileInfo(path).suffix().toLower() == QStringLiteral("json"))
-      exportHistoryJson(path, m_runs->runs());
-    else
-      exportHistoryCsv(path, m_runs->runs());
-  } catch (const std::exception& e) {
-    showError(tr("Cannot export the histories"), QString::fromUtf8(e.what()));
-    return m_lastError;
-  }
-  statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
-  return {};
-}
-
-QString MainWindow::openDataFolder(const QString& path) {
-  const QString error = m_panel->addDataFolder(path);
-  if (!error.isEmpty()) showError(tr("Cannot open the data folder"), error);
-  return error;
-}
-
 void MainWindow::setPresentationMode(bool on) {
   m_charts->setPresentationMode(on);
   m_readout->setPresentationMode(on);
@@ -435,19 +314,46 @@ void MainWindow::setPresentationMode(bool on) {
   f.setPointSize(on ? 14 : QFont().pointSize());
   setFont(f);
   m_panel->setCompactLayout(on);
-  // Larger fonts widen the panel: give its dock the width its values need (at most 40% of the
-  // window), after the new font has been laid out.
-  QTimer::singleShot(0, this, [this] {
-    auto* dock = findChild<QDockWidget*>(QStringLiteral("experimentDock"));
-    auto* scroll = dock ? qobject_cast<QScrollArea*>(dock->widget()) : nullptr;
-    if (!scroll) return;
+  // Larger fonts need more room: lay the docks out again once the new font is in place.
+  // Twice: the docks' sizes settle a few layout passes after the font has changed.
+  QTimer::singleShot(0, this, &MainWindow::fitDocksToFont);
+  QTimer::singleShot(250, this, &MainWindow::fitDocksToFont);
+  if (m_presentationAction && m_presentationAction->isChecked() != on)
+    m_presentationAction->setChecked(on);
+}
+
+void MainWindow::fitDocksToFont() {
+  // The Experiment dock gets the width its values need (at most 40% of the window).
+  auto* dock = findChild<QDockWidget*>(QStringLiteral("experimentDock"));
+  auto* scroll = dock ? qobject_cast<QScrollArea*>(dock->widget()) : nullptr;
+  if (scroll) {
     const int needed = m_panel->minimumSizeHint().width() +
                        style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 2 * scroll->frameWidth() +
                        8;
     resizeDocks({dock}, {std::min(needed, width() * 2 / 5)}, Qt::Horizontal);
-  });
-  if (m_presentationAction && m_presentationAction->isChecked() != on)
-    m_presentationAction->setChecked(on);
+  }
+  // The Privacy budget dock gets the height that shows the attacker sentence whole (at most
+  // 60% of the window; the ε curve below it scrolls).
+  auto* privacy = findChild<QDockWidget*>(QStringLiteral("privacyDock"));
+  auto* readoutScroll = privacy ? qobject_cast<QScrollArea*>(privacy->widget()) : nullptr;
+  auto* sentence = m_readout->findChild<QWidget*>(QStringLiteral("attackerSentence"));
+  if (readoutScroll && sentence && privacy->isVisible()) {
+    m_readout->layout()->activate();
+    const int bottom = sentence->mapTo(m_readout, QPoint(0, sentence->height())).y();
+    const int missing = bottom + 4 - readoutScroll->viewport()->height();
+    if (missing > 0) {
+      // The Runs dock below gives up rows (it scrolls) so the right column has the height.
+      if (auto* runs = findChild<QDockWidget*>(QStringLiteral("runsDock")))
+        resizeDocks({runs}, {std::max(runs->minimumSizeHint().height(), runs->height() - missing)},
+                    Qt::Vertical);
+      // The model view's tabs below it give up the same height.
+      auto* below = findChild<QDockWidget*>(QStringLiteral("modelDock"));
+      const int grown = std::min(privacy->height() + missing, height() * 3 / 5);
+      if (below)
+        resizeDocks({privacy, below}, {grown, below->height() - (grown - privacy->height())},
+                    Qt::Vertical);
+    }
+  }
 }
 
 void MainWindow::showError(const QString& title, const QString& message) {

@@ -1,7 +1,9 @@
 // The main window: the Experiment panel and the live privacy readout on the left, the
 // chart grid in the centre, the Runs table below, the model view (decision boundary or
 // test images) and the Help page as docks; menus and shortcuts for runs, sessions and
-// exports. It wires panels to the controller and holds no maths.
+// exports. It wires panels to the controller and holds no maths. Split by responsibility:
+// main_window.cpp (window, docks, menus, settings), main_window_session.cpp (sessions and
+// exports), main_window_sweeps.cpp (runs, sweeps, presets) and one file per view or mode.
 #pragma once
 
 #include <QMainWindow>
@@ -14,6 +16,7 @@ class QTimer;
 class QUndoStack;
 class QAction;
 class QDockWidget;
+class QMenu;
 class QProgressBar;
 class QPushButton;
 class QTabWidget;
@@ -94,7 +97,19 @@ class MainWindow : public QMainWindow {
   void buildDocks();
   void buildGradientNormDock();
   void buildCentralTabs();
+  void connectPanel();
+  void connectController();
   void buildMenus();
+  void buildFileMenu();
+  void buildEditMenu();
+  void buildRunMenu();
+  void buildViewMenu();
+  void buildHelpMenu();
+  // main_window_session.cpp: the File menu's exports and the session dialogs.
+  void buildExportActions(QMenu* file);
+  void askSaveSession();
+  void copyChartGrid();
+  void buildSweepStatus();
   void buildPresetsMenu();
   void buildLessonsMenu();
   void buildPaceMenu();
@@ -108,6 +123,7 @@ class MainWindow : public QMainWindow {
   void duplicateIntoPanel(int runId);
   void rerun(const QList<int>& ids);
   void showError(const QString& title, const QString& message);
+  void fitDocksToFont();  // after a font change (presentation mode): docks sized to content
   void restoreSettings();
   void saveSettings();
   void askReopenLastSession();

@@ -1,14 +1,25 @@
-// MainWindow: sessions — saving, opening (also from the command line) and the offer to
-// reopen the last one.
+// MainWindow: sessions and exports — saving and opening sessions (also from the command line),
+// the offer to reopen the last one, the File menu's exports (charts, histories, the grid on
+// the clipboard) and opening a data folder.
+#include <QApplication>
+#include <QClipboard>
 #include <QFileInfo>
+#include <QImage>
+#include <QMenu>
 #include <QMessageBox>
+#include <QPainter>
 #include <QSettings>
 #include <QStatusBar>
 #include <QUndoStack>
 
+#include "ui/charts/chart_export.h"
 #include "ui/charts/run_model.h"
+#include "ui/io/experiment_json.h"
 #include "ui/io/session_file.h"
 #include "ui/widgets/chart_panel.h"
+#include "ui/widgets/experiment_panel.h"
+#include "ui/widgets/export_dialog.h"
+#include "ui/widgets/file_dialogs.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/training_controller.h"
 
@@ -63,6 +74,94 @@ void MainWindow::askReopenLastSession() {
   if (QMessageBox::question(this, tr("Reopen last session?"),
                             tr("Reopen the last session, %1?").arg(last)) == QMessageBox::Yes)
     openSessionFrom(last);
+}
+
+void MainWindow::askSaveSession() {
+  QString path =
+      askSaveFile(this, FolderPurpose::Sessions, tr("Save session"),
+                  m_sessionPath.isEmpty() ? QStringLiteral("session.json") : m_sessionPath,
+                  tr("EpsilonLab sessions (*.json)"));
+  if (path.isEmpty()) return;
+  if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".json");
+  saveSessionTo(path);
+}
+
+void MainWindow::buildExportActions(QMenu* file) {
+  QMenu* exportMenu = file->addMenu(tr("&Export chart"));
+  auto exportWithDialog = [this](int kind) {
+    ExportDialog dialog(kind, this);  // chart, format, size, DPI; remembers the folder
+    if (dialog.exec() == QDialog::Accepted)
+      exportChartTo(dialog.chartKind(), dialog.path(), dialog.size(), dialog.dpi());
+  };
+  exportMenu->addAction(tr("Whole chart grid…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
+                        [exportWithDialog] { exportWithDialog(-1); });
+  for (ChartKind kind : kAllChartKinds)
+    exportMenu->addAction(chartTitle(kind) + QStringLiteral("…"), this,
+                          [exportWithDialog, kind] { exportWithDialog(static_cast<int>(kind)); });
+  file->addAction(tr("Export run &histories (CSV or JSON)…"), this, [this] {
+    const QString path = askSaveFile(this, FolderPurpose::Histories, tr("Export histories"),
+                                     QStringLiteral("runs.csv"), tr("CSV (*.csv);;JSON (*.json)"));
+    if (!path.isEmpty()) exportHistoryTo(path);
+  });
+  file->addAction(tr("&Copy chart grid"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this,
+                  &MainWindow::copyChartGrid);
+}
+
+void MainWindow::copyChartGrid() {
+  m_charts->redrawNow();
+  QImage image(QSize(1600, 1000), QImage::Format_ARGB32_Premultiplied);
+  image.fill(Qt::white);
+  QPainter painter(&image);
+  painter.setRenderHint(QPainter::Antialiasing);
+  m_charts->charts()->renderGrid(painter, QRectF(0, 0, 1600, 1000));
+  painter.end();
+  QApplication::clipboard()->setImage(image);
+  statusBar()->showMessage(tr("Chart grid copied to the clipboard."), 4000);
+}
+
+QString MainWindow::exportChartTo(int chartKind, const QString& path, QSize size, int dpi) {
+  m_charts->redrawNow();
+  RenderFunction render;
+  QString title;
+  if (chartKind < 0) {
+    title = tr("EpsilonLab charts");
+    render = [this](QPainter& painter, const QRectF& target) {
+      m_charts->charts()->renderGrid(painter, target);
+    };
+  } else {
+    const auto kind = static_cast<ChartKind>(chartKind);
+    title = chartTitle(kind);
+    render = [this, kind](QPainter& painter, const QRectF& target) {
+      m_charts->charts()->renderOne(kind, painter, target);
+    };
+  }
+  const QString error = exportDrawing(render, path, size, dpi, title);
+  if (!error.isEmpty()) {
+    showError(tr("Cannot export the chart"), error);
+    return error;
+  }
+  statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+  return {};
+}
+
+QString MainWindow::exportHistoryTo(const QString& path) {
+  try {
+    if (QFileInfo(path).suffix().toLower() == QStringLiteral("json"))
+      exportHistoryJson(path, m_runs->runs());
+    else
+      exportHistoryCsv(path, m_runs->runs());
+  } catch (const std::exception& e) {
+    showError(tr("Cannot export the histories"), QString::fromUtf8(e.what()));
+    return m_lastError;
+  }
+  statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+  return {};
+}
+
+QString MainWindow::openDataFolder(const QString& path) {
+  const QString error = m_panel->addDataFolder(path);
+  if (!error.isEmpty()) showError(tr("Cannot open the data folder"), error);
+  return error;
 }
 
 }  // namespace epsilon::ui

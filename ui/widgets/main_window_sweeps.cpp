@@ -1,5 +1,5 @@
-// MainWindow, the part that starts many runs at once: sweeps (with their progress in the
-// status bar) and the built-in presets of the Presets menu.
+// MainWindow: starting runs — one run from the panel, re-runs, loading a run into the panel,
+// sweeps (with their progress in the status bar) and the built-in presets of the Presets menu.
 #include <QAction>
 #include <QMenu>
 #include <QMenuBar>
@@ -10,6 +10,7 @@
 
 #include "core/data/registry.h"
 #include "core/privacy/privacy_report.h"
+#include "core/train/config_check.h"
 #include "core/train/run_planning.h"
 #include "ui/charts/run_model.h"
 #include "ui/charts/run_naming.h"
@@ -22,6 +23,66 @@
 #include "ui/widgets/training_controller.h"
 
 namespace epsilon::ui {
+
+int MainWindow::startRun(bool live) {
+  if (!m_panel->modelProblem().isEmpty()) {
+    showError(tr("Cannot start the run"), m_panel->modelProblem());
+    return 0;
+  }
+  const train::ExperimentConfig config = m_panel->config();
+  // What the panel shows at its controls (Run is disabled then; Ctrl+R and scripts land here).
+  const auto issues = train::checkConfig(config, m_panel->trainSize());
+  if (train::hasImpossible(issues)) {
+    showError(tr("Cannot start the run"), QString::fromStdString(issues.front().message));
+    return 0;
+  }
+  try {
+    config.validate();
+  } catch (const std::exception& e) {
+    showError(tr("Cannot start the run"), QString::fromUtf8(e.what()));
+    return 0;
+  }
+  const QString name = namesForNewRuns(*m_runs, {config}).front();
+  return live ? startLiveRun(paced(config), name) : m_controller->start(paced(config), name);
+}
+
+void MainWindow::duplicateIntoPanel(int runId) {
+  const RunRecord* run = m_runs->run(runId);
+  if (!run) return;
+  try {
+    const QString error = m_panel->setConfig(run->config);
+    if (!error.isEmpty()) showError(tr("Cannot load the run's parameters"), error);
+  } catch (const std::exception& e) {
+    showError(tr("Cannot load the run's parameters"), QString::fromUtf8(e.what()));
+  }
+}
+
+void MainWindow::rerun(const QList<int>& ids) {
+  for (int id : ids) {
+    const RunRecord* run = m_runs->run(id);
+    if (!run) continue;
+    try {
+      // Copies: starting a run adds to the model, which may move the record `run` points to.
+      const train::ExperimentConfig config = run->config;
+      m_controller->start(config, namesForNewRuns(*m_runs, {config}).front(), false);
+    } catch (const std::exception& e) {
+      showError(tr("Cannot re-run %1").arg(run->name), QString::fromUtf8(e.what()));
+    }
+  }
+}
+
+void MainWindow::buildSweepStatus() {
+  m_sweepProgress = new QProgressBar(this);
+  m_sweepProgress->setMaximumWidth(220);
+  m_sweepProgress->setFormat(tr("sweep %v / %m"));
+  m_sweepCancel = new QPushButton(tr("Cancel sweep"), this);
+  m_sweepCancel->setToolTip(tr("Stop every run of the sweep that is still queued or training"));
+  connect(m_sweepCancel, &QPushButton::clicked, this, &MainWindow::cancelSweep);
+  statusBar()->addPermanentWidget(m_sweepProgress);
+  statusBar()->addPermanentWidget(m_sweepCancel);
+  m_sweepProgress->hide();
+  m_sweepCancel->hide();
+}
 
 void MainWindow::buildPresetsMenu() {
   QMenu* menu = menuBar()->addMenu(tr("&Presets"));

@@ -45,6 +45,7 @@ PrivacyReadout::PrivacyReadout(QWidget* parent)
       "§5) and released once before training: one more DP mechanism, composed with the steps. The "
       "ε above includes it; this is what it costs on its own."));
   m_pca->hide();
+  m_sentence->setObjectName(QStringLiteral("attackerSentence"));
   m_sentence->setWordWrap(true);
   m_sentence->setToolTip(
       tr("From the hypothesis-testing view of DP (Kairouz et al. 2015; Dong, Roth & Su 2022): "

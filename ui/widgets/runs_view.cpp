@@ -85,7 +85,11 @@ RunsView::RunsView(RunModel* model, QUndoStack* undoStack, QWidget* parent)
   m_table->horizontalHeader()->setStretchLastSection(false);
   m_table->horizontalHeader()->setSectionResizeMode(RunModel::ParametersColumn,
                                                     QHeaderView::Stretch);
-  m_table->setColumnWidth(RunModel::NameColumn, 150);
+  // The numbers' columns are as wide as their header or values, at any font: presentation
+  // mode's large font must not elide "Test accuracy" to "est accurac".
+  for (int column : {RunModel::NameColumn, RunModel::AccuracyColumn, RunModel::EpsilonColumn,
+                     RunModel::TimeColumn})
+    m_table->horizontalHeader()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
   m_table->setColumnWidth(RunModel::StatusColumn, 130);
   m_table->setAlternatingRowColors(true);
 
