@@ -7,6 +7,7 @@
 #include <QUndoStack>
 
 #include "ui/charts/run_model.h"
+#include "ui/io/run_file.h"
 #include "ui/io/session_file.h"
 #include "ui/widgets/chart_panel.h"
 #include "ui/widgets/main_window.h"
@@ -39,7 +40,7 @@ QString MainWindow::saveSessionTo(const QString& path) {
 QString MainWindow::openSessionFrom(const QString& path) {
   std::vector<RunRecord> runs;
   try {
-    runs = loadSession(path);
+    runs = openSessionOrRuns(path);  // a session, a run file or a folder of run files
   } catch (const std::exception& e) {
     showError(tr("Cannot open the session"), QString::fromUtf8(e.what()));
     return m_lastError;
