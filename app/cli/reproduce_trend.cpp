@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 
 namespace epsilon::cli {
 
@@ -167,26 +168,32 @@ TrendVerdict checkExtreme(const ui::PresetTrend& t, const std::vector<Point>& po
   return v;
 }
 
+// The lowest (or highest) metric of the runs `keys` (±∞ for none); empty, with `missing` set,
+// when one of them was not measured.
+std::optional<double> boundOf(const std::vector<Point>& points, const QStringList& keys,
+                              bool lowest, QString& missing) {
+  double bound =
+      lowest ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
+  for (const QString& key : keys) {
+    const Point* p = findPoint(points, key);
+    if (!p) {
+      missing = key;
+      return std::nullopt;
+    }
+    bound = lowest ? std::min(bound, p->y) : std::max(bound, p->y);
+  }
+  return bound;
+}
+
 // higher: every run in `at` above every run in `than`, by more than the tolerance.
 TrendVerdict checkHigher(const ui::PresetTrend& t, const std::vector<Point>& points) {
-  TrendVerdict v{t.figure, t.statement, false, {}};
-  double low = std::numeric_limits<double>::infinity(),
-         high = -std::numeric_limits<double>::infinity();
-  for (const QString& key : t.at) {
-    const Point* p = findPoint(points, key);
-    if (!p)
-      return TrendVerdict{t.figure, t.statement, false,
-                          QStringLiteral("no measured run '%1'").arg(key)};
-    low = std::min(low, p->y);
-  }
-  for (const QString& key : t.than) {
-    const Point* p = findPoint(points, key);
-    if (!p)
-      return TrendVerdict{t.figure, t.statement, false,
-                          QStringLiteral("no measured run '%1'").arg(key)};
-    high = std::max(high, p->y);
-  }
-  v.same = low > high + t.tolerance;
+  QString missing;
+  const std::optional<double> low = boundOf(points, t.at, true, missing);
+  const std::optional<double> high = low ? boundOf(points, t.than, false, missing) : std::nullopt;
+  if (!low || !high)
+    return TrendVerdict{t.figure, t.statement, false,
+                        QStringLiteral("no measured run '%1'").arg(missing)};
+  TrendVerdict v{t.figure, t.statement, *low > *high + t.tolerance, {}};
   v.detail =
       QStringLiteral("%1: %2; {%3} above {%4} expected")
           .arg(words(t.metric), listOf(points, t.metric), t.at.join(", "), t.than.join(", "));
