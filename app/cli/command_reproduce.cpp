@@ -54,8 +54,7 @@ void drawCharts(PresetOutcome& o, const QDir& out, bool quick) {
     o.error = error;
 }
 
-int runReproduce(const QStringList& arguments) {
-  QCommandLineParser parser;
+void addReproduceOptions(QCommandLineParser& parser) {
   parser.setApplicationDescription(QStringLiteral(
       "Re-runs the experiments of the seed documents (every preset, see `presets`) and writes\n"
       "DIR/index.html with each chart beside what the document reported and a verdict per figure.\n"
@@ -74,6 +73,109 @@ int runReproduce(const QStringList& arguments) {
        QStringLiteral("Also write every run's JSON file (experiment + history).")},
       {QStringLiteral("quiet"), QStringLiteral("Do not print a line per finished run.")},
   });
+}
+
+// Every run of every preset, planned so they all train in one pool.
+struct ReproducePlan {
+  std::vector<PresetOutcome> outcomes;
+  std::vector<PlannedRun> planned;
+  std::vector<std::pair<std::size_t, std::size_t>> owner;  // planned run -> (preset, point)
+};
+
+ReproducePlan planReproduce(const std::vector<ui::Preset>& presets, bool quick,
+                            DatasetCache& cache) {
+  ReproducePlan plan;
+  for (const ui::Preset& preset : presets) {
+    PresetOutcome o;
+    o.preset = preset;
+    o.dataset = ui::chooseDataset(preset, &o.datasetNote);
+    const train::ExperimentConfig base = ui::presetBaseConfig(preset, quick, o.dataset);
+    o.dataset = QString::fromStdString(base.dataset.name);
+    o.trainSize = cache.get(base.dataset)->train.size();
+    o.points = ui::presetPoints(preset, base, quick, o.trainSize);
+    for (std::size_t i = 0; i < o.points.size(); ++i) {
+      plan.planned.push_back({o.points[i], preset.kind == ui::PresetKind::Accountant});
+      plan.owner.emplace_back(plan.outcomes.size(), i);
+    }
+    o.results.resize(o.points.size());
+    plan.outcomes.push_back(std::move(o));
+  }
+  return plan;
+}
+
+// "[3/40] preset · label: done, accuracy 91.2%, ε 2.1 (12.0 s)" on stderr.
+QString progressLine(std::size_t done, std::size_t total, const QString& preset,
+                     const std::string& label, const train::RunResult& r) {
+  const train::ProgressEvent* last = lastEvaluation(r);
+  return QStringLiteral("[%1/%2] %3 · %4: %5, accuracy %6, ε %7 (%8 s)\n")
+      .arg(done)
+      .arg(total)
+      .arg(preset, QString::fromStdString(label),
+           QString::fromStdString(train::runStatusName(r.status)),
+           last && std::isfinite(last->testAccuracy)
+               ? QString::number(100 * last->testAccuracy, 'f', 1) + "%"
+               : QStringLiteral("–"),
+           last ? QString::number(last->privacy.epsilon, 'g', 4) : QStringLiteral("–"))
+      .arg(r.elapsedSeconds, 0, 'f', 1);
+}
+
+void trainAll(ReproducePlan& plan, int jobs, DatasetCache& cache, bool quiet) {
+  QTextStream err(stderr);
+  std::size_t done = 0;
+  const auto results =
+      runPlanned(plan.planned, jobs, cache, [&](std::size_t i, const train::RunResult& r) {
+        ++done;
+        if (quiet) return;
+        err << progressLine(done, plan.planned.size(),
+                            plan.outcomes[plan.owner[i].first].preset.name,
+                            plan.planned[i].point.label, r);
+        err.flush();
+      });
+  for (std::size_t i = 0; i < results.size(); ++i)
+    plan.outcomes[plan.owner[i].first].results[plan.owner[i].second] = results[i];
+}
+
+// Per preset: its measured numbers, verdicts, runs/NAME/summary.csv (or every run file) and
+// its charts.
+void writePresetOutputs(std::vector<PresetOutcome>& outcomes, const QDir& out, bool quick,
+                        bool runFiles) {
+  for (PresetOutcome& o : outcomes) {
+    for (std::size_t i = 0; i < o.points.size(); ++i)
+      o.measured.push_back(measureRun(o.points[i], o.results[i]));
+    o.verdicts = figureVerdicts(o.preset, o.measured);
+    const QString folder = QStringLiteral("runs/") + o.preset.name;
+    if (runFiles) {
+      writeSweepOutputs(out.filePath(folder), o.points, o.results);
+    } else {
+      QDir().mkpath(out.filePath(folder));
+      writeFileAtomically(out.filePath(folder + QStringLiteral("/summary.csv")),
+                          summaryCsv(o.points, o.results));
+    }
+    o.summaryFile = folder + QStringLiteral("/summary.csv");
+    drawCharts(o, out, quick);
+  }
+}
+
+// Prints how many figures agree; a diverged run is a result worth reporting, a failed run or a
+// missing chart is not.
+int summarize(const std::vector<PresetOutcome>& outcomes, const QDir& out, double wallSeconds) {
+  int same = 0, figures = 0;
+  for (const auto& o : outcomes)
+    for (const auto& f : o.verdicts) figures += 1, same += f.same ? 1 : 0;
+  QTextStream(stdout) << out.filePath(QStringLiteral("index.html")) << ": " << same << " of "
+                      << figures << " figures show the same trend; wall time "
+                      << QString::number(wallSeconds, 'f', 1) << " s\n";
+  for (const auto& o : outcomes) {
+    if (!o.error.isEmpty()) return kExitFailure;
+    for (const auto& r : o.results)
+      if (r.status == train::RunStatus::Failed) return kExitFailure;
+  }
+  return kExitOk;
+}
+
+int runReproduce(const QStringList& arguments) {
+  QCommandLineParser parser;
+  addReproduceOptions(parser);
   if (const auto exit = parseOrExplain(parser, arguments, QStringLiteral("reproduce")))
     return *exit;
   if (!parser.isSet(QStringLiteral("out")))
@@ -90,67 +192,10 @@ int runReproduce(const QStringList& arguments) {
   const QDir out(outPath);
   const auto start = std::chrono::steady_clock::now();
 
-  // Plan every run of every preset, then train them all in one pool.
   DatasetCache cache;
-  std::vector<PresetOutcome> outcomes;
-  std::vector<PlannedRun> planned;
-  std::vector<std::pair<std::size_t, std::size_t>> owner;  // planned run -> (preset, point)
-  for (const ui::Preset& preset : presets) {
-    PresetOutcome o;
-    o.preset = preset;
-    o.dataset = ui::chooseDataset(preset, &o.datasetNote);
-    const train::ExperimentConfig base = ui::presetBaseConfig(preset, quick, o.dataset);
-    o.dataset = QString::fromStdString(base.dataset.name);
-    o.trainSize = cache.get(base.dataset)->train.size();
-    o.points = ui::presetPoints(preset, base, quick, o.trainSize);
-    for (std::size_t i = 0; i < o.points.size(); ++i) {
-      planned.push_back({o.points[i], preset.kind == ui::PresetKind::Accountant});
-      owner.emplace_back(outcomes.size(), i);
-    }
-    o.results.resize(o.points.size());
-    outcomes.push_back(std::move(o));
-  }
-  const bool quiet = parser.isSet(QStringLiteral("quiet"));
-  QTextStream err(stderr);
-  std::size_t done = 0;
-  const auto results = runPlanned(
-      planned, jobs ? static_cast<int>(*jobs) : 0, cache,
-      [&](std::size_t i, const train::RunResult& r) {
-        ++done;
-        if (quiet) return;
-        const train::ProgressEvent* last = lastEvaluation(r);
-        err << QStringLiteral("[%1/%2] %3 · %4: %5, accuracy %6, ε %7 (%8 s)\n")
-                   .arg(done)
-                   .arg(planned.size())
-                   .arg(outcomes[owner[i].first].preset.name,
-                        QString::fromStdString(planned[i].point.label),
-                        QString::fromStdString(train::runStatusName(r.status)),
-                        last && std::isfinite(last->testAccuracy)
-                            ? QString::number(100 * last->testAccuracy, 'f', 1) + "%"
-                            : QStringLiteral("–"),
-                        last ? QString::number(last->privacy.epsilon, 'g', 4) : QStringLiteral("–"))
-                   .arg(r.elapsedSeconds, 0, 'f', 1);
-        err.flush();
-      });
-  for (std::size_t i = 0; i < results.size(); ++i)
-    outcomes[owner[i].first].results[owner[i].second] = results[i];
-
-  const bool runFiles = parser.isSet(QStringLiteral("run-files"));
-  for (PresetOutcome& o : outcomes) {
-    for (std::size_t i = 0; i < o.points.size(); ++i)
-      o.measured.push_back(measureRun(o.points[i], o.results[i]));
-    o.verdicts = figureVerdicts(o.preset, o.measured);
-    const QString folder = QStringLiteral("runs/") + o.preset.name;
-    if (runFiles) {
-      writeSweepOutputs(out.filePath(folder), o.points, o.results);
-    } else {
-      QDir().mkpath(out.filePath(folder));
-      writeFileAtomically(out.filePath(folder + QStringLiteral("/summary.csv")),
-                          summaryCsv(o.points, o.results));
-    }
-    o.summaryFile = folder + QStringLiteral("/summary.csv");
-    drawCharts(o, out, quick);
-  }
+  ReproducePlan plan = planReproduce(presets, quick, cache);
+  trainAll(plan, jobs ? static_cast<int>(*jobs) : 0, cache, parser.isSet(QStringLiteral("quiet")));
+  writePresetOutputs(plan.outcomes, out, quick, parser.isSet(QStringLiteral("run-files")));
 
   ReportInfo info;
   info.quick = quick;
@@ -162,21 +207,8 @@ int runReproduce(const QStringList& arguments) {
       QStringLiteral("epsilonlab-cli reproduce ") + arguments.mid(1).join(QLatin1Char(' '));
   info.version = QCoreApplication::applicationVersion();
   info.finished = QDateTime::currentDateTime();
-  writeFileAtomically(out.filePath(QStringLiteral("index.html")), reportHtml(outcomes, info));
-
-  int same = 0, figures = 0;
-  for (const auto& o : outcomes)
-    for (const auto& f : o.verdicts) figures += 1, same += f.same ? 1 : 0;
-  QTextStream(stdout) << out.filePath(QStringLiteral("index.html")) << ": " << same << " of "
-                      << figures << " figures show the same trend; wall time "
-                      << QString::number(info.wallSeconds, 'f', 1) << " s\n";
-  // A diverged run is a result worth reporting; a failed run or a missing chart is not.
-  for (const auto& o : outcomes) {
-    if (!o.error.isEmpty()) return kExitFailure;
-    for (const auto& r : o.results)
-      if (r.status == train::RunStatus::Failed) return kExitFailure;
-  }
-  return kExitOk;
+  writeFileAtomically(out.filePath(QStringLiteral("index.html")), reportHtml(plan.outcomes, info));
+  return summarize(plan.outcomes, out, info.wallSeconds);
 }
 
 }  // namespace

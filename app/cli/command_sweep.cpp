@@ -6,8 +6,12 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QStringList>
 #include <QTextStream>
 #include <cmath>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "cli_options.h"
 #include "core/common/errors.h"
@@ -63,13 +67,13 @@ QJsonObject pointSummary(const train::SweepPoint& point, const train::RunResult&
   return o;
 }
 
-int runSweep(const QStringList& arguments) {
-  QCommandLineParser parser;
+void addSweepOptions(QCommandLineParser& parser) {
   parser.setApplicationDescription(
       QStringLiteral(
           "Runs a sweep: one or two parameters over lists of values (every combination), or a "
           "preset's\n"
           "runs, as parallel jobs. Writes one JSON run file per point and summary.csv into --out.\n"
+          "At most 10000 runs per sweep.\n"
           "Examples:\n"
           "  epsilonlab-cli sweep --preset report-fig4-noise --out fig4 --plot fig4.png\n"
           "  epsilonlab-cli sweep --config exp.json --param noise_multiplier=0.5,1,2 --param2 "
@@ -108,93 +112,129 @@ int runSweep(const QStringList& arguments) {
        QStringLiteral("Use the preset's quick settings (fewer epochs, fewer examples).")},
       {QStringLiteral("quiet"), QStringLiteral("Do not print a line per finished run.")},
   });
-  if (const auto exit = parseOrExplain(parser, arguments, QStringLiteral("sweep"))) return *exit;
-  const bool hasConfig = parser.isSet(QStringLiteral("config")),
-             hasPreset = parser.isSet(QStringLiteral("preset"));
-  if (hasConfig == hasPreset) throw UsageError("--config/--preset: expected exactly one of them");
-  const auto jobs = readOptionalInteger(parser, QStringLiteral("jobs"));
-  if (jobs && (*jobs < 1 || *jobs > 1024))
-    throw UsageError("--jobs: expected an integer in [1, 1024], got " + std::to_string(*jobs));
+}
+
+// The flags that shape a sweep, each checked and named when wrong.
+struct SweepFlags {
+  bool hasPreset = false;
+  std::optional<long long> jobs;
+  std::optional<std::pair<int, int>> shard;
+  QString plot;
+  std::vector<train::SweepAxis> axes;
+};
+
+// --param and --param2 may ask for at most train::kMaxSweepRuns runs together (sweep.h).
+void checkAxesSize(const std::vector<train::SweepAxis>& axes) {
+  std::size_t runs = axes.empty() ? 0 : 1;
+  QStringList sizes;
+  for (const auto& axis : axes) {
+    runs *= axis.values.size();  // each list is shorter than a command line
+    sizes << QString::number(axis.values.size());
+  }
+  if (runs > train::kMaxSweepRuns)
+    throw UsageError(QStringLiteral("--param/--param2: %1 values give %2 runs, expected at most %3")
+                         .arg(sizes.join(QStringLiteral(" × ")))
+                         .arg(static_cast<qulonglong>(runs))
+                         .arg(static_cast<qulonglong>(train::kMaxSweepRuns))
+                         .toStdString());
+}
+
+SweepFlags readSweepFlags(const QCommandLineParser& parser) {
+  SweepFlags flags;
+  flags.hasPreset = parser.isSet(QStringLiteral("preset"));
+  if (parser.isSet(QStringLiteral("config")) == flags.hasPreset)
+    throw UsageError("--config/--preset: expected exactly one of them");
+  flags.jobs = readOptionalInteger(parser, QStringLiteral("jobs"));
+  if (flags.jobs && (*flags.jobs < 1 || *flags.jobs > 1024))
+    throw UsageError("--jobs: expected an integer in [1, 1024], got " +
+                     std::to_string(*flags.jobs));
   if (parser.isSet(QStringLiteral("param2")) && !parser.isSet(QStringLiteral("param")))
     throw UsageError("--param2: given without --param");
-  std::optional<std::pair<int, int>> shard;
   if (parser.isSet(QStringLiteral("shard"))) {
     try {
-      shard = train::parseShard(parser.value(QStringLiteral("shard")).toStdString());
+      flags.shard = train::parseShard(parser.value(QStringLiteral("shard")).toStdString());
     } catch (const ConfigError& e) {
       throw UsageError(e.what());
     }
   }
-  const QString plot = parser.value(QStringLiteral("plot"));
-  if (!plot.isEmpty()) {
-    requirePlotting("--plot", plot);
-  }
-
-  std::vector<train::SweepAxis> axes;
+  flags.plot = parser.value(QStringLiteral("plot"));
+  if (!flags.plot.isEmpty()) requirePlotting("--plot", flags.plot);
   for (const char* flag : {"param", "param2"})
     if (parser.isSet(QLatin1String(flag)))
-      axes.push_back(parseAxis(QLatin1String(flag), parser.value(QLatin1String(flag))));
+      flags.axes.push_back(parseAxis(QLatin1String(flag), parser.value(QLatin1String(flag))));
+  checkAxesSize(flags.axes);
+  return flags;
+}
 
-  // The preset (built-in or a file) or the experiment the axes apply to.
+// The preset (built-in or a file) or the experiment the axes apply to, and its points.
+struct SweepPlan {
   std::optional<ui::Preset> preset;
   train::ExperimentConfig base;
-  const bool quick = parser.isSet(QStringLiteral("quick"));
-  if (hasPreset) {
+  std::vector<train::SweepPoint> points;
+};
+
+void readSweepBase(const QCommandLineParser& parser, const SweepFlags& flags, SweepPlan& plan) {
+  if (flags.hasPreset) {
     try {
-      preset = ui::findPreset(parser.value(QStringLiteral("preset")));
+      plan.preset = ui::findPreset(parser.value(QStringLiteral("preset")));
     } catch (const ConfigError& e) {
       throw UsageError(std::string("--preset: ") + e.what());
     }
   } else {
     const QString path = parser.value(QStringLiteral("config"));
     if (formatOf(path) == QLatin1String(ui::kPresetFormat))
-      preset = ui::readPresetFile(path);
+      plan.preset = ui::readPresetFile(path);
     else
-      base = readExperimentFile(path);
+      plan.base = readExperimentFile(path);
   }
-  if (!preset && quick) throw UsageError("--quick: only with a preset");
-  if (!preset && axes.empty())
+}
+
+SweepPlan planSweep(const QCommandLineParser& parser, const SweepFlags& flags,
+                    DatasetCache& cache) {
+  SweepPlan plan;
+  readSweepBase(parser, flags, plan);
+  const bool quick = parser.isSet(QStringLiteral("quick"));
+  if (!plan.preset && quick) throw UsageError("--quick: only with a preset");
+  if (!plan.preset && flags.axes.empty())
     throw UsageError(
         "--param: required with an experiment --config (e.g. --param noise_multiplier=0.5,1,2)");
   QString datasetNote;
-  if (preset) base = ui::presetBaseConfig(*preset, quick, ui::chooseDataset(*preset, &datasetNote));
+  if (plan.preset)
+    plan.base =
+        ui::presetBaseConfig(*plan.preset, quick, ui::chooseDataset(*plan.preset, &datasetNote));
   if (!datasetNote.isEmpty())
     QTextStream(stderr) << "epsilonlab-cli sweep: " << datasetNote << "\n";
-
-  DatasetCache cache;
-  std::vector<train::SweepPoint> points;
   try {
-    if (!axes.empty())
-      points = train::expandSweep(base, axes);
+    if (!flags.axes.empty())
+      plan.points = train::expandSweep(plan.base, flags.axes);
     else
-      points = ui::presetPoints(*preset, base, quick, cache.get(base.dataset)->train.size());
+      plan.points = ui::presetPoints(*plan.preset, plan.base, quick,
+                                     cache.get(plan.base.dataset)->train.size());
   } catch (const ConfigError& e) {
-    throw UsageError(std::string(axes.empty() ? "--preset: " : "--param: ") + e.what());
+    throw UsageError(std::string(flags.axes.empty() ? "--preset: " : "--param: ") + e.what());
   }
-  if (shard) points = train::shardOf(points, shard->first, shard->second);
-  const bool accountantOnly = preset && preset->kind == ui::PresetKind::Accountant;
-  std::vector<PlannedRun> planned;
-  for (const auto& p : points) planned.push_back({p, accountantOnly});
+  if (flags.shard)
+    plan.points = train::shardOf(plan.points, flags.shard->first, flags.shard->second);
+  return plan;
+}
 
-  const bool quiet = parser.isSet(QStringLiteral("quiet"));
-  const auto results = runPlanned(planned, jobs ? static_cast<int>(*jobs) : 0, cache,
-                                  [&](std::size_t i, const train::RunResult& r) {
-                                    if (!quiet) printJsonLine(pointSummary(points[i], r));
-                                  });
-
-  // A file that cannot be written is a failure of the work (exit 1), not an internal error.
+// Writes --out and --plot and says which runs failed; a file that cannot be written is a
+// failure of the work (exit 1), not an internal error.
+int reportSweep(const QCommandLineParser& parser, const SweepFlags& flags, const SweepPlan& plan,
+                const std::vector<train::RunResult>& results) {
   int exitCode = kExitOk;
   try {
     if (parser.isSet(QStringLiteral("out")))
-      writeSweepOutputs(parser.value(QStringLiteral("out")), points, results);
+      writeSweepOutputs(parser.value(QStringLiteral("out")), plan.points, results);
   } catch (const std::runtime_error& e) {
     QTextStream(stderr) << "epsilonlab-cli sweep: " << e.what() << "\n";
     exitCode = kExitFailure;
   }
-  if (!plot.isEmpty()) {
-    const QString caption =
-        preset ? preset->name : QFileInfo(parser.value(QStringLiteral("config"))).fileName();
-    const QString error = plotRunGrid(points, results, plot, caption);
+  if (!flags.plot.isEmpty()) {
+    const QString caption = plan.preset
+                                ? plan.preset->name
+                                : QFileInfo(parser.value(QStringLiteral("config"))).fileName();
+    const QString error = plotRunGrid(plan.points, results, flags.plot, caption);
     if (!error.isEmpty()) {
       QTextStream(stderr) << "epsilonlab-cli sweep: --plot: " << error << "\n";
       exitCode = kExitFailure;
@@ -208,6 +248,24 @@ int runSweep(const QStringList& arguments) {
     }
   }
   return exitCode;
+}
+
+int runSweep(const QStringList& arguments) {
+  QCommandLineParser parser;
+  addSweepOptions(parser);
+  if (const auto exit = parseOrExplain(parser, arguments, QStringLiteral("sweep"))) return *exit;
+  const SweepFlags flags = readSweepFlags(parser);
+  DatasetCache cache;
+  const SweepPlan plan = planSweep(parser, flags, cache);
+  const bool accountantOnly = plan.preset && plan.preset->kind == ui::PresetKind::Accountant;
+  std::vector<PlannedRun> planned;
+  for (const auto& p : plan.points) planned.push_back({p, accountantOnly});
+  const bool quiet = parser.isSet(QStringLiteral("quiet"));
+  const auto results = runPlanned(planned, flags.jobs ? static_cast<int>(*flags.jobs) : 0, cache,
+                                  [&](std::size_t i, const train::RunResult& r) {
+                                    if (!quiet) printJsonLine(pointSummary(plan.points[i], r));
+                                  });
+  return reportSweep(parser, flags, plan, results);
 }
 
 }  // namespace

@@ -5,7 +5,9 @@
 #include <QJsonDocument>
 #include <QTextStream>
 #include <cstdio>
+#include <memory>
 #include <mutex>
+#include <utility>
 
 #include "cli_options.h"
 #include "core/common/errors.h"
@@ -45,8 +47,7 @@ int exitCodeOf(const train::RunResult& result) {
   }
 }
 
-int runTrain(const QStringList& arguments) {
-  QCommandLineParser parser;
+void addTrainOptions(QCommandLineParser& parser) {
   parser.setApplicationDescription(QStringLiteral(
       "Train a network with DP-SGD (or without privacy) and print one JSON object per evaluation.\n"
       "Flags override the --config file; --print-config shows every resolved value. Example:\n"
@@ -70,24 +71,76 @@ int runTrain(const QStringList& arguments) {
       {QStringLiteral("quiet"), QStringLiteral("Do not print the evaluations.")},
   });
   addExperimentFlags(parser);
-  if (const auto exitCode = parseOrExplain(parser, arguments, QStringLiteral("train")))
-    return *exitCode;
+}
 
+// The experiment: the --config file, then the flags over it, then --threads (0: all cores),
+// then the experiment validated (errors name the flag), in that order.
+train::ExperimentConfig readTrainConfig(const QCommandLineParser& parser, int& threads) {
   train::ExperimentConfig config;
   if (parser.isSet(QStringLiteral("config")))
     config = readExperimentFile(parser.value(QStringLiteral("config")), config);
   applyExperimentFlags(parser, config);
-  const auto threads = readOptionalInteger(parser, QStringLiteral("threads"));
-  if (threads && (*threads < 1 || *threads > 1024)) {
+  const auto requested = readOptionalInteger(parser, QStringLiteral("threads"));
+  if (requested && (*requested < 1 || *requested > 1024)) {
     throw UsageError(QStringLiteral("--threads: expected an integer in [1, 1024], got %1")
-                         .arg(*threads)
+                         .arg(*requested)
                          .toStdString());
   }
+  threads = requested ? static_cast<int>(*requested) : 0;
   try {
     config.validate();
   } catch (const ConfigError& e) {
     rethrowWithFlag(e);
   }
+  return config;
+}
+
+// Trains on one job of a JobRunner, printing each evaluation as a JSON line unless quiet.
+train::RunResult trainOnce(const train::ExperimentConfig& config,
+                           std::shared_ptr<const data::Dataset> dataset, int threads, bool quiet) {
+  if (config.privacy.secureNoise) {
+    // Said on stderr so the JSON on stdout stays machine-readable.
+    QTextStream(stderr)
+        << "train: --secure-noise: the DP noise comes from the OS CSPRNG (getrandom); "
+           "this run is NOT reproducible from its seed (determinism off)\n";
+  }
+  std::mutex printing;
+  train::JobRunner runner({.threads = threads, .maxConcurrentRuns = 1});
+  const train::RunId id = runner.submit(
+      config,
+      [&](const train::ProgressEvent& event) {
+        if (quiet || event.kind != train::EventKind::Evaluation) return;
+        const std::lock_guard lock(printing);
+        printJsonLine(progressToJson(event));
+      },
+      std::move(dataset));
+  return runner.wait(id);
+}
+
+// --out, --csv and --plot.
+void writeTrainOutputs(const QCommandLineParser& parser, const train::ExperimentConfig& config,
+                       const train::RunResult& result) {
+  if (parser.isSet(QStringLiteral("out"))) {
+    writeFileAtomically(parser.value(QStringLiteral("out")),
+                        QJsonDocument(runToJson(result)).toJson(QJsonDocument::Indented));
+  }
+  if (parser.isSet(QStringLiteral("csv")))
+    writeFileAtomically(parser.value(QStringLiteral("csv")), historyToCsv(result.history));
+  if (parser.isSet(QStringLiteral("plot"))) {
+    const QString path = parser.value(QStringLiteral("plot"));
+    const QString error = plotRecords(
+        {ui::recordFromResult(result, QString::fromStdString(config.model.preset))}, path, {});
+    if (!error.isEmpty()) throw UsageError(QStringLiteral("--plot: %1").arg(error).toStdString());
+  }
+}
+
+int runTrain(const QStringList& arguments) {
+  QCommandLineParser parser;
+  addTrainOptions(parser);
+  if (const auto exitCode = parseOrExplain(parser, arguments, QStringLiteral("train")))
+    return *exitCode;
+  int threads = 0;
+  train::ExperimentConfig config = readTrainConfig(parser, threads);
   if (parser.isSet(QStringLiteral("print-config"))) {
     printJsonLine(experimentToJson(config));
     return kExitOk;
@@ -102,39 +155,9 @@ int runTrain(const QStringList& arguments) {
   } catch (const ConfigError& e) {
     rethrowWithFlag(e);
   }
-
-  if (config.privacy.secureNoise) {
-    // Said on stderr so the JSON on stdout stays machine-readable.
-    QTextStream(stderr)
-        << "train: --secure-noise: the DP noise comes from the OS CSPRNG (getrandom); "
-           "this run is NOT reproducible from its seed (determinism off)\n";
-  }
-  const bool quiet = parser.isSet(QStringLiteral("quiet"));
-  std::mutex printing;
-  train::JobRunner runner(
-      {.threads = threads ? static_cast<int>(*threads) : 0, .maxConcurrentRuns = 1});
-  const train::RunId id = runner.submit(
-      config,
-      [&](const train::ProgressEvent& event) {
-        if (quiet || event.kind != train::EventKind::Evaluation) return;
-        const std::lock_guard lock(printing);
-        printJsonLine(progressToJson(event));
-      },
-      dataset);
-  const train::RunResult result = runner.wait(id);
-
-  if (parser.isSet(QStringLiteral("out"))) {
-    writeFileAtomically(parser.value(QStringLiteral("out")),
-                        QJsonDocument(runToJson(result)).toJson(QJsonDocument::Indented));
-  }
-  if (parser.isSet(QStringLiteral("csv")))
-    writeFileAtomically(parser.value(QStringLiteral("csv")), historyToCsv(result.history));
-  if (parser.isSet(QStringLiteral("plot"))) {
-    const QString path = parser.value(QStringLiteral("plot"));
-    const QString error = plotRecords(
-        {ui::recordFromResult(result, QString::fromStdString(config.model.preset))}, path, {});
-    if (!error.isEmpty()) throw UsageError(QStringLiteral("--plot: %1").arg(error).toStdString());
-  }
+  const train::RunResult result =
+      trainOnce(config, dataset, threads, parser.isSet(QStringLiteral("quiet")));
+  writeTrainOutputs(parser, config, result);
   if (result.status != train::RunStatus::Done) {
     QTextStream(stderr) << "epsilonlab-cli train: run "
                         << QString::fromStdString(train::runStatusName(result.status)) << ": "

@@ -11,7 +11,9 @@
 #include <limits>
 
 #include "cli_options.h"
+#include "core/common/errors.h"
 #include "core/privacy/calibration.h"
+#include "core/train/run_planning.h"
 #include "pca_flags.h"
 
 namespace epsilon::cli {
@@ -63,14 +65,15 @@ inline void readEpochForm(const QCommandLineParser& parser, PrivacyRunFlags& fla
                          .arg(batchSize)
                          .toStdString());
   }
-  flags.sampleRate = static_cast<double>(batchSize) / static_cast<double>(datasetSize);
-  const double steps =
-      std::ceil(epochs * static_cast<double>(datasetSize) / static_cast<double>(batchSize));
-  if (!(steps >= 1.0 && steps < 1e15)) {
-    throw UsageError(
-        QStringLiteral("--epochs: %1 epochs give %2 steps").arg(epochs).arg(steps).toStdString());
+  // q = L/N and T = ceil(E·N/L), planned in core (run_planning.h); the flags above are
+  // checked, so only a step count out of range can still fail here.
+  try {
+    const train::EpochSampling sampling = train::epochSampling(epochs, datasetSize, batchSize);
+    flags.sampleRate = sampling.sampleRate;
+    flags.steps = sampling.steps;
+  } catch (const ConfigError& e) {
+    throw UsageError(QStringLiteral("--epochs: %1").arg(QString::fromUtf8(e.what())).toStdString());
   }
-  flags.steps = static_cast<long long>(steps);
   flags.echo.insert(QStringLiteral("epochs"), epochs);
   flags.echo.insert(QStringLiteral("dataset_size"), static_cast<qint64>(datasetSize));
   flags.echo.insert(QStringLiteral("batch_size"), static_cast<qint64>(batchSize));

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 
 namespace epsilon::cli {
 
@@ -80,75 +81,72 @@ bool monotone(const std::vector<double>& ys, double direction, double tolerance)
   return direction * (ys.back() - ys.front()) > tolerance;
 }
 
-TrendVerdict checkGroup(const ui::PresetTrend& t, const std::vector<const MeasuredRun*>& group) {
+// metric epsilon, over epoch: along each run, ε must be monotone in the trend's order.
+TrendVerdict checkEpsilonOverEpochs(const ui::PresetTrend& t,
+                                    const std::vector<const MeasuredRun*>& group) {
   TrendVerdict v{t.figure, t.statement, false, {}};
-  if (t.metric == QLatin1String("epsilon")) {
-    const double direction = t.order == QLatin1String("decreasing") ? -1.0 : 1.0;
-    QStringList parts;
-    bool all = !group.empty();
-    for (const MeasuredRun* r : group) {
-      std::vector<double> finite;
-      for (double e : r->epsilons)
-        if (std::isfinite(e)) finite.push_back(e);
-      const bool ok = finite.size() >= 2 && monotone(finite, direction, t.tolerance);
-      all = all && ok;
-      parts << QStringLiteral("%1: ε %2 → %3 over %4 evaluations%5")
-                   .arg(r->label, format(t.metric, finite.empty() ? kNaN : finite.front()),
-                        format(t.metric, finite.empty() ? kNaN : finite.back()))
-                   .arg(finite.size())
-                   .arg(ok ? QString() : QStringLiteral(" (not ") + t.order + QLatin1Char(')'));
-    }
-    v.same = all;
-    v.detail = parts.join(QStringLiteral("; "));
-    return v;
-  }
-
-  std::vector<Point> points;
+  const double direction = t.order == QLatin1String("decreasing") ? -1.0 : 1.0;
+  QStringList parts;
+  bool all = !group.empty();
   for (const MeasuredRun* r : group) {
-    const double y = metricOf(*r, t.metric);
-    if (std::isnan(y)) continue;
-    points.push_back({xTextOf(*r, t.over), xOf(*r, t.over), y});
+    std::vector<double> finite;
+    for (double e : r->epsilons)
+      if (std::isfinite(e)) finite.push_back(e);
+    const bool ok = finite.size() >= 2 && monotone(finite, direction, t.tolerance);
+    all = all && ok;
+    parts << QStringLiteral("%1: ε %2 → %3 over %4 evaluations%5")
+                 .arg(r->label, format(t.metric, finite.empty() ? kNaN : finite.front()),
+                      format(t.metric, finite.empty() ? kNaN : finite.back()))
+                 .arg(finite.size())
+                 .arg(ok ? QString() : QStringLiteral(" (not ") + t.order + QLatin1Char(')'));
   }
-  const auto byKey = [&](const QString& key) -> const Point* {
-    for (const Point& p : points)
-      if (p.name == key) return &p;
-    return nullptr;
-  };
-  if (t.order == QLatin1String("increasing") || t.order == QLatin1String("decreasing") ||
-      t.order == QLatin1String("highest_inside")) {
-    std::vector<Point> numeric;
-    for (const Point& p : points)
-      if (std::isfinite(p.x)) numeric.push_back(p);
-    std::stable_sort(numeric.begin(), numeric.end(),
-                     [](const Point& a, const Point& b) { return a.x < b.x; });
-    if (t.over == QLatin1String("final_epsilon"))
-      for (Point& p : numeric)
-        p.name = QStringLiteral("ε %1").arg(format(QStringLiteral("epsilon"), p.x));
-    if (numeric.size() < (t.order == QLatin1String("highest_inside") ? 3u : 2u)) {
-      v.detail =
-          QStringLiteral("too few measured points along %1 (%2)").arg(t.over).arg(numeric.size());
-      return v;
-    }
-    std::vector<double> ys;
-    for (const Point& p : numeric) ys.push_back(p.y);
-    if (t.order == QLatin1String("highest_inside")) {
-      const auto best = std::max_element(ys.begin(), ys.end()) - ys.begin();
-      v.same = best > 0 && best + 1 < static_cast<long>(ys.size()) &&
-               ys[best] > std::max(ys.front(), ys.back()) + t.tolerance;
-      v.detail = QStringLiteral("%1 along %2: %3; highest at %4")
-                     .arg(words(t.metric), t.over, listOf(numeric, t.metric), numeric[best].name);
-    } else {
-      v.same = monotone(ys, t.order == QLatin1String("increasing") ? 1.0 : -1.0, t.tolerance);
-      v.detail = QStringLiteral("%1 along %2: %3 (%4 expected, tolerance %5)")
-                     .arg(words(t.metric), t.over, listOf(numeric, t.metric), t.order,
-                          format(t.metric, t.tolerance));
-    }
+  v.same = all;
+  v.detail = parts.join(QStringLiteral("; "));
+  return v;
+}
+
+const Point* findPoint(const std::vector<Point>& points, const QString& key) {
+  for (const Point& p : points)
+    if (p.name == key) return &p;
+  return nullptr;
+}
+
+// increasing, decreasing, highest_inside: the points with a numeric position, sorted by it.
+TrendVerdict checkAlong(const ui::PresetTrend& t, const std::vector<Point>& points) {
+  TrendVerdict v{t.figure, t.statement, false, {}};
+  std::vector<Point> numeric;
+  for (const Point& p : points)
+    if (std::isfinite(p.x)) numeric.push_back(p);
+  std::stable_sort(numeric.begin(), numeric.end(),
+                   [](const Point& a, const Point& b) { return a.x < b.x; });
+  if (t.over == QLatin1String("final_epsilon"))
+    for (Point& p : numeric)
+      p.name = QStringLiteral("ε %1").arg(format(QStringLiteral("epsilon"), p.x));
+  if (numeric.size() < (t.order == QLatin1String("highest_inside") ? 3u : 2u)) {
+    v.detail =
+        QStringLiteral("too few measured points along %1 (%2)").arg(t.over).arg(numeric.size());
     return v;
   }
-  if (points.empty()) {
-    v.detail = QStringLiteral("no run measured %1").arg(t.metric);
-    return v;
+  std::vector<double> ys;
+  for (const Point& p : numeric) ys.push_back(p.y);
+  if (t.order == QLatin1String("highest_inside")) {
+    const auto best = std::max_element(ys.begin(), ys.end()) - ys.begin();
+    v.same = best > 0 && best + 1 < static_cast<long>(ys.size()) &&
+             ys[best] > std::max(ys.front(), ys.back()) + t.tolerance;
+    v.detail = QStringLiteral("%1 along %2: %3; highest at %4")
+                   .arg(words(t.metric), t.over, listOf(numeric, t.metric), numeric[best].name);
+  } else {
+    v.same = monotone(ys, t.order == QLatin1String("increasing") ? 1.0 : -1.0, t.tolerance);
+    v.detail = QStringLiteral("%1 along %2: %3 (%4 expected, tolerance %5)")
+                   .arg(words(t.metric), t.over, listOf(numeric, t.metric), t.order,
+                        format(t.metric, t.tolerance));
   }
+  return v;
+}
+
+// highest_at, lowest_at: the run `at[0]` is the highest (lowest), within the tolerance.
+TrendVerdict checkExtreme(const ui::PresetTrend& t, const std::vector<Point>& points) {
+  TrendVerdict v{t.figure, t.statement, false, {}};
   double top = -std::numeric_limits<double>::infinity(),
          bottom = std::numeric_limits<double>::infinity();
   QString topName, bottomName;
@@ -156,44 +154,55 @@ TrendVerdict checkGroup(const ui::PresetTrend& t, const std::vector<const Measur
     if (p.y > top) top = p.y, topName = p.name;
     if (p.y < bottom) bottom = p.y, bottomName = p.name;
   }
-  if (t.order == QLatin1String("highest_at") || t.order == QLatin1String("lowest_at")) {
-    const Point* at = byKey(t.at.front());
-    if (!at) {
-      v.detail = QStringLiteral("no measured run '%1'").arg(t.at.front());
-      return v;
-    }
-    const bool highest = t.order == QLatin1String("highest_at");
-    v.same = highest ? at->y >= top - t.tolerance : at->y <= bottom + t.tolerance;
-    v.detail = QStringLiteral("%1: %2; %3 is %4 (tolerance %5)")
-                   .arg(words(t.metric), listOf(points, t.metric), highest ? topName : bottomName,
-                        highest ? QStringLiteral("highest") : QStringLiteral("lowest"),
-                        format(t.metric, t.tolerance));
+  const Point* at = findPoint(points, t.at.front());
+  if (!at) {
+    v.detail = QStringLiteral("no measured run '%1'").arg(t.at.front());
     return v;
   }
-  if (t.order == QLatin1String("higher")) {
-    double low = std::numeric_limits<double>::infinity(),
-           high = -std::numeric_limits<double>::infinity();
-    for (const QString& key : t.at) {
-      const Point* p = byKey(key);
-      if (!p)
-        return TrendVerdict{t.figure, t.statement, false,
-                            QStringLiteral("no measured run '%1'").arg(key)};
-      low = std::min(low, p->y);
+  const bool highest = t.order == QLatin1String("highest_at");
+  v.same = highest ? at->y >= top - t.tolerance : at->y <= bottom + t.tolerance;
+  v.detail = QStringLiteral("%1: %2; %3 is %4 (tolerance %5)")
+                 .arg(words(t.metric), listOf(points, t.metric), highest ? topName : bottomName,
+                      highest ? QStringLiteral("highest") : QStringLiteral("lowest"),
+                      format(t.metric, t.tolerance));
+  return v;
+}
+
+// The lowest (or highest) metric of the runs `keys` (±∞ for none); empty, with `missing` set,
+// when one of them was not measured.
+std::optional<double> boundOf(const std::vector<Point>& points, const QStringList& keys,
+                              bool lowest, QString& missing) {
+  double bound =
+      lowest ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
+  for (const QString& key : keys) {
+    const Point* p = findPoint(points, key);
+    if (!p) {
+      missing = key;
+      return std::nullopt;
     }
-    for (const QString& key : t.than) {
-      const Point* p = byKey(key);
-      if (!p)
-        return TrendVerdict{t.figure, t.statement, false,
-                            QStringLiteral("no measured run '%1'").arg(key)};
-      high = std::max(high, p->y);
-    }
-    v.same = low > high + t.tolerance;
-    v.detail =
-        QStringLiteral("%1: %2; {%3} above {%4} expected")
-            .arg(words(t.metric), listOf(points, t.metric), t.at.join(", "), t.than.join(", "));
-    return v;
+    bound = lowest ? std::min(bound, p->y) : std::max(bound, p->y);
   }
-  // flat: the spread over the chosen keys (all when none are given).
+  return bound;
+}
+
+// higher: every run in `at` above every run in `than`, by more than the tolerance.
+TrendVerdict checkHigher(const ui::PresetTrend& t, const std::vector<Point>& points) {
+  QString missing;
+  const std::optional<double> low = boundOf(points, t.at, true, missing);
+  const std::optional<double> high = low ? boundOf(points, t.than, false, missing) : std::nullopt;
+  if (!low || !high)
+    return TrendVerdict{t.figure, t.statement, false,
+                        QStringLiteral("no measured run '%1'").arg(missing)};
+  TrendVerdict v{t.figure, t.statement, *low > *high + t.tolerance, {}};
+  v.detail =
+      QStringLiteral("%1: %2; {%3} above {%4} expected")
+          .arg(words(t.metric), listOf(points, t.metric), t.at.join(", "), t.than.join(", "));
+  return v;
+}
+
+// flat: the spread over the chosen keys (all when none are given) within the tolerance.
+TrendVerdict checkFlat(const ui::PresetTrend& t, const std::vector<Point>& points) {
+  TrendVerdict v{t.figure, t.statement, false, {}};
   std::vector<Point> chosen;
   for (const Point& p : points)
     if (t.at.isEmpty() || t.at.contains(p.name)) chosen.push_back(p);
@@ -208,6 +217,26 @@ TrendVerdict checkGroup(const ui::PresetTrend& t, const std::vector<const Measur
                  .arg(words(t.metric), listOf(chosen, t.metric), format(t.metric, hi - lo),
                       format(t.metric, t.tolerance));
   return v;
+}
+
+TrendVerdict checkGroup(const ui::PresetTrend& t, const std::vector<const MeasuredRun*>& group) {
+  if (t.metric == QLatin1String("epsilon")) return checkEpsilonOverEpochs(t, group);
+  std::vector<Point> points;
+  for (const MeasuredRun* r : group) {
+    const double y = metricOf(*r, t.metric);
+    if (std::isnan(y)) continue;
+    points.push_back({xTextOf(*r, t.over), xOf(*r, t.over), y});
+  }
+  if (t.order == QLatin1String("increasing") || t.order == QLatin1String("decreasing") ||
+      t.order == QLatin1String("highest_inside"))
+    return checkAlong(t, points);
+  if (points.empty())
+    return TrendVerdict{t.figure, t.statement, false,
+                        QStringLiteral("no run measured %1").arg(t.metric)};
+  if (t.order == QLatin1String("highest_at") || t.order == QLatin1String("lowest_at"))
+    return checkExtreme(t, points);
+  if (t.order == QLatin1String("higher")) return checkHigher(t, points);
+  return checkFlat(t, points);
 }
 
 }  // namespace

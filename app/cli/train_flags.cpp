@@ -3,6 +3,7 @@
 #include <QStringList>
 #include <cmath>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "cli_command.h"
@@ -50,10 +51,9 @@ std::string name(const QString& flag) {
   return ("--" + flag).toStdString();
 }
 
-// Each flag's parser and setter; parse functions of core name the flag in their errors.
-const std::vector<Flag>& flags() {
-  static const std::vector<Flag> table = {
-      // data set and network
+// The data set and the network.
+std::vector<Flag> networkFlags() {
+  return {
       {"dataset", "dataset.name", "NAME", "Data set name (see `datasets`) or folder.",
        [](auto&, const QString& v, ExperimentConfig& c) { c.dataset.name = v.toStdString(); }},
       {"data-noise", "dataset.noise", "X", "Synthetic sets: label noise in [0, 1].",
@@ -87,7 +87,12 @@ const std::vector<Flag>& flags() {
          for (const QString& part : v.split(',', Qt::SkipEmptyParts))
            c.model.hiddenWidths.push_back(toInt(f, part.trimmed()));
        }},
-      // pca-mlp's DP-PCA projection (Abadi et al. 2016, §5); its release is composed into ε
+  };
+}
+
+// pca-mlp's DP-PCA projection (Abadi et al. 2016, §5); its release is composed into ε.
+std::vector<Flag> pcaFlags() {
+  return {
       {"pca-dims", "model.pca_dims", "K",
        "pca-mlp: principal directions the DP-PCA projection keeps (default 60).",
        [](auto& f, const QString& v, ExperimentConfig& c) { c.model.pcaDims = toInt(f, v); }},
@@ -102,7 +107,12 @@ const std::vector<Flag>& flags() {
        [](auto& f, const QString& v, ExperimentConfig& c) {
          c.model.pcaSampleFraction = toDouble(f, v);
        }},
-      // privatizer
+  };
+}
+
+// The privatizer: clipping, the tanh filter or adaptive clipping.
+std::vector<Flag> privatizerFlags() {
+  return {
       {"privatizer", "privacy.privatizer", "NAME", "clip (default), tanh, adaptive or none.",
        [](auto& f, const QString& v, ExperimentConfig& c) {
          c.privacy.privatizer.kind = privacy::parsePrivatizerKind(v.toStdString(), name(f));
@@ -147,7 +157,12 @@ const std::vector<Flag>& flags() {
        [](auto& f, const QString& v, ExperimentConfig& c) {
          c.privacy.privatizer.fractionStddev = toDouble(f, v);
        }},
-      // noise and accounting
+  };
+}
+
+// Noise, its schedule and the accountant.
+std::vector<Flag> noiseFlags() {
+  return {
       {"noise-multiplier", "privacy.noise_multiplier", "SIGMA",
        "Noise multiplier sigma (the initial one with a schedule).",
        [](auto& f, const QString& v, ExperimentConfig& c) {
@@ -188,7 +203,12 @@ const std::vector<Flag>& flags() {
        [](auto& f, const QString& v, ExperimentConfig& c) {
          c.privacy.sampling = train::parseSamplingKind(v.toStdString(), name(f));
        }},
-      // optimizer
+  };
+}
+
+// The optimizer and its learning rate.
+std::vector<Flag> optimizerFlags() {
+  return {
       {"optimizer", "optimizer.name", "NAME", "sgd (default), momentum, adam, adagrad or rmsprop.",
        [](auto& f, const QString& v, ExperimentConfig& c) {
          c.optimizer.options.kind = optim::parseOptimizerKind(v.toStdString(), name(f));
@@ -237,7 +257,12 @@ const std::vector<Flag>& flags() {
        [](auto& f, const QString& v, ExperimentConfig& c) {
          c.optimizer.lrDecayEpochs = toDouble(f, v);
        }},
-      // training
+  };
+}
+
+// Length, evaluation and seed of the run.
+std::vector<Flag> trainingFlags() {
+  return {
       {"batch-size", "training.lot_size", "L", "Lot size L (expected, with Poisson sampling).",
        [](auto& f, const QString& v, ExperimentConfig& c) { c.training.lotSize = toInt(f, v); }},
       {"epochs", "training.epochs", "E", "Epochs to train (may be fractional).",
@@ -263,6 +288,18 @@ const std::vector<Flag>& flags() {
          c.training.seed = static_cast<std::uint64_t>(seed);
        }},
   };
+}
+
+// Each flag's parser and setter, in the order they apply (--steps after --epochs, so
+// --steps wins); parse functions of core name the flag in their errors.
+const std::vector<Flag>& flags() {
+  static const std::vector<Flag> table = [] {
+    std::vector<Flag> all;
+    for (auto group :
+         {networkFlags, pcaFlags, privatizerFlags, noiseFlags, optimizerFlags, trainingFlags})
+      for (Flag& f : group()) all.push_back(std::move(f));
+    return all;
+  }();
   return table;
 }
 

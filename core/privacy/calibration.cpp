@@ -37,8 +37,10 @@ std::unique_ptr<Accountant> makeAccountant(AccountantKind kind) {
   return std::make_unique<PldAccountant>();
 }
 
-Calibration calibrateNoiseMultiplier(const std::function<double(double)>& epsilonOf,
-                                     double targetEpsilon, CalibrationOptions options) {
+namespace {
+
+// Refuses a target that no σ can meet by definition and a search that cannot terminate.
+void checkCalibrationRequest(double targetEpsilon, const CalibrationOptions& options) {
   if (!(targetEpsilon > 0.0) || !std::isfinite(targetEpsilon)) {
     throw PrivacyError("target ε " + number(targetEpsilon) +
                        " cannot be reached: it must be finite and > 0");
@@ -49,6 +51,13 @@ Calibration calibrateNoiseMultiplier(const std::function<double(double)>& epsilo
         options.initialNoiseMultiplier > 0.0)) {
     throw PrivacyError("calibration: invalid search range or tolerance");
   }
+}
+
+}  // namespace
+
+Calibration calibrateNoiseMultiplier(const std::function<double(double)>& epsilonOf,
+                                     double targetEpsilon, CalibrationOptions options) {
+  checkCalibrationRequest(targetEpsilon, options);
   Calibration result;
   const auto evaluate = [&](double sigma) {
     ++result.evaluations;

@@ -9,12 +9,38 @@
 
 namespace epsilon::train {
 
+namespace {
+
+// q = min(1, L/N) (Abadi et al. 2016, §3.1); N ≥ 1 is checked by the callers.
+double lotFraction(long long lotSize, long long trainSize) {
+  return std::min(1.0, static_cast<double>(lotSize) / static_cast<double>(trainSize));
+}
+
+}  // namespace
+
 double sampleRate(const ExperimentConfig& config, long long trainSize) {
   if (trainSize < 1)
     throw ConfigError("dataset: expected at least one training example, got " +
                       std::to_string(trainSize));
-  return std::min(1.0,
-                  static_cast<double>(config.training.lotSize) / static_cast<double>(trainSize));
+  return lotFraction(config.training.lotSize, trainSize);
+}
+
+EpochSampling epochSampling(double epochs, long long trainSize, long long lotSize) {
+  if (!(epochs > 0.0 && std::isfinite(epochs)))
+    throw ConfigError("training.epochs: expected a finite number > 0, got " + shortNumber(epochs));
+  if (trainSize < 1)
+    throw ConfigError("dataset.size: expected at least one training example, got " +
+                      std::to_string(trainSize));
+  if (lotSize < 1 || lotSize > trainSize)
+    throw ConfigError("training.lot_size: expected an integer in [1, " + std::to_string(trainSize) +
+                      "], got " + std::to_string(lotSize));
+  // T = ⌈E·N/L⌉ = ⌈E/q⌉: E expected passes over the data (Abadi et al. 2016, §3.1).
+  const double steps =
+      std::ceil(epochs * static_cast<double>(trainSize) / static_cast<double>(lotSize));
+  if (!(steps >= 1.0 && steps < 1e15))
+    throw ConfigError("training.epochs: " + shortNumber(epochs) + " epochs give " +
+                      shortNumber(steps) + " steps, expected 1 to 1e15");
+  return {lotFraction(lotSize, trainSize), static_cast<long long>(steps)};
 }
 
 bool addsNoise(const ExperimentConfig& config) {

@@ -27,6 +27,18 @@ struct RunPlanInput {
 // Throws ConfigError "dataset: expected at least one training example, got N" when N < 1.
 double sampleRate(const ExperimentConfig& config, long long trainSize);
 
+// The sampling of a run given as epochs over a data set, as the accountant-only commands
+// (`epsilon`, `calibrate`) take it: q = L/N (Abadi et al. 2016, §3.1) and T = ⌈E·N/L⌉, the
+// steps after which each example has been sampled E times in expectation (E/q). The trainer
+// instead runs round(E·⌊N/L⌋) steps (ExperimentConfig::totalSteps); the two agree when L
+// divides N. Throws ConfigError naming training.epochs, dataset.size or training.lot_size
+// when E ≤ 0, N < 1, L ∉ [1, N] or T ∉ [1, 10¹⁵).
+struct EpochSampling {
+  double sampleRate = 0.0;
+  long long steps = 0;
+};
+EpochSampling epochSampling(double epochs, long long trainSize, long long lotSize);
+
 // True when the run adds noise at all: a privatizer other than none and σ₀ > 0.
 bool addsNoise(const ExperimentConfig& config);
 

@@ -102,8 +102,13 @@ std::vector<SweepPoint> expandSweep(const ExperimentConfig& base,
   for (const auto& axis : axes)
     if (axis.values.empty())
       throw ConfigError("sweep." + axis.parameter + ": expected at least one value");
-  std::vector<SweepPoint> points;
   const std::size_t second = axes.size() == 2 ? axes[1].values.size() : 1;
+  if (axes[0].values.size() > kMaxSweepRuns / second)  // the product, without overflow
+    throw ConfigError("sweep: " + std::to_string(axes[0].values.size()) +
+                      (axes.size() == 2 ? " × " + std::to_string(second) : std::string()) +
+                      " values expand to more than " + std::to_string(kMaxSweepRuns) +
+                      " runs, the most one sweep may start");
+  std::vector<SweepPoint> points;
   for (std::size_t i = 0; i < axes[0].values.size(); ++i) {
     for (std::size_t j = 0; j < second; ++j) {
       SweepPoint point;

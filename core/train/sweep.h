@@ -3,6 +3,7 @@
 // sweep can be cut into N shards so a big one spreads over machines (--shard K/N).
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +24,10 @@ struct SweepPoint {
   int index = 0;  // position in the full sweep (0-based), stable across shards
 };
 
+// The most runs one sweep (or preset) may expand to: a hostile or mistyped file must not be able
+// to ask for millions of runs. expandSweep, the preset reader and the CLI's `sweep` refuse more.
+inline constexpr std::size_t kMaxSweepRuns = 10000;
+
 // noise_multiplier, clip_norm, learning_rate, optimizer, privatizer, tanh_c, tanh_k,
 // lot_size, epochs, microbatch_size, noise_schedule, noise_decay_rate, train_size, seed,
 // dataset, model.
@@ -34,7 +39,8 @@ void applySweepValue(ExperimentConfig& config, const std::string& parameter,
                      const std::string& value);
 
 // Every combination of the axes' values (the first axis varies slowest), each validated.
-// Throws ConfigError for an empty axis, more than two axes, or a repeated parameter.
+// Throws ConfigError for an empty axis, more than two axes, a repeated parameter, or more than
+// kMaxSweepRuns points (checked before any point is made).
 std::vector<SweepPoint> expandSweep(const ExperimentConfig& base,
                                     const std::vector<SweepAxis>& axes);
 

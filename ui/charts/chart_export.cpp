@@ -23,12 +23,10 @@ bool exportFormatForPath(const QString& path, ExportFormat& format) {
   return true;
 }
 
-QString exportDrawing(const RenderFunction& render, const QString& path, QSize size, int dpi,
-                      const QString& title) {
-  ExportFormat format;
-  if (!exportFormatForPath(path, format))
-    return QObject::tr("%1: unknown export format '%2' (use .png, .svg or .pdf)")
-        .arg(path, QFileInfo(path).suffix());
+namespace {
+
+// Why the export cannot be made as asked, or an empty string.
+QString checkExportRequest(const QString& path, QSize size, int dpi) {
   if (size.width() < 16 || size.height() < 16 || size.width() > 20000 || size.height() > 20000)
     return QObject::tr("%1: export size %2×%3 is outside 16..20000 pixels")
         .arg(path)
@@ -36,65 +34,88 @@ QString exportDrawing(const RenderFunction& render, const QString& path, QSize s
         .arg(size.height());
   if (dpi < 24 || dpi > 1200)
     return QObject::tr("%1: DPI %2 is outside 24..1200").arg(path).arg(dpi);
+  return {};
+}
+
+bool paintPng(const RenderFunction& render, QIODevice& file, QSize size, int dpi) {
+  QImage image(size, QImage::Format_ARGB32_Premultiplied);
+  image.fill(Qt::white);
+  const int dotsPerMeter = static_cast<int>(std::lround(dpi / 0.0254));
+  image.setDotsPerMeterX(dotsPerMeter);
+  image.setDotsPerMeterY(dotsPerMeter);
+  {
+    // Draw in 96-dpi units scaled up, so a higher DPI gives larger, sharper text and
+    // lines at the same pixel size, as a slide needs.
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    const double scale = dpi / 96.0;
+    painter.scale(scale, scale);
+    render(painter, QRectF(QPointF(0, 0), QSizeF(size) / scale));
+  }
+  return image.save(&file, "PNG");
+}
+
+bool paintSvg(const RenderFunction& render, QIODevice& file, QSize size, int dpi,
+              const QString& title) {
+  const QRectF target(QPointF(0, 0), QSizeF(size));
+  QSvgGenerator generator;
+  generator.setOutputDevice(&file);
+  generator.setSize(size);
+  generator.setViewBox(target);
+  generator.setResolution(dpi);
+  generator.setTitle(title);
+  generator.setDescription(QObject::tr("Exported from EpsilonLab"));
+  QPainter painter;
+  if (!painter.begin(&generator)) return false;
+  render(painter, target);
+  painter.end();
+  return true;
+}
+
+bool paintPdf(const RenderFunction& render, QIODevice& file, QSize size, int dpi,
+              const QString& title) {
+  const QRectF target(QPointF(0, 0), QSizeF(size));
+  QPdfWriter writer(&file);
+  writer.setTitle(title);
+  writer.setCreator(QStringLiteral("EpsilonLab"));
+  writer.setResolution(dpi);
+  writer.setPageSize(
+      QPageSize(QSizeF(size.width() * 72.0 / dpi, size.height() * 72.0 / dpi), QPageSize::Point));
+  writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+  QPainter painter;
+  if (!painter.begin(&writer)) return false;
+  const QRect page = painter.viewport();
+  painter.scale(page.width() / target.width(), page.height() / target.height());
+  render(painter, target);
+  painter.end();
+  return true;
+}
+
+}  // namespace
+
+QString exportDrawing(const RenderFunction& render, const QString& path, QSize size, int dpi,
+                      const QString& title) {
+  ExportFormat format;
+  if (!exportFormatForPath(path, format))
+    return QObject::tr("%1: unknown export format '%2' (use .png, .svg or .pdf)")
+        .arg(path, QFileInfo(path).suffix());
+  if (const QString problem = checkExportRequest(path, size, dpi); !problem.isEmpty())
+    return problem;
 
   QSaveFile file(path);
   if (!file.open(QIODevice::WriteOnly))
     return QObject::tr("Cannot write %1: %2").arg(path, file.errorString());
-  const QRectF target(QPointF(0, 0), QSizeF(size));
   bool painted = false;
   switch (format) {
-    case ExportFormat::Png: {
-      QImage image(size, QImage::Format_ARGB32_Premultiplied);
-      image.fill(Qt::white);
-      const int dotsPerMeter = static_cast<int>(std::lround(dpi / 0.0254));
-      image.setDotsPerMeterX(dotsPerMeter);
-      image.setDotsPerMeterY(dotsPerMeter);
-      {
-        // Draw in 96-dpi units scaled up, so a higher DPI gives larger, sharper text and
-        // lines at the same pixel size, as a slide needs.
-        QPainter painter(&image);
-        painter.setRenderHint(QPainter::Antialiasing);
-        const double scale = dpi / 96.0;
-        painter.scale(scale, scale);
-        render(painter, QRectF(QPointF(0, 0), QSizeF(size) / scale));
-      }
-      painted = image.save(&file, "PNG");
+    case ExportFormat::Png:
+      painted = paintPng(render, file, size, dpi);
       break;
-    }
-    case ExportFormat::Svg: {
-      QSvgGenerator generator;
-      generator.setOutputDevice(&file);
-      generator.setSize(size);
-      generator.setViewBox(target);
-      generator.setResolution(dpi);
-      generator.setTitle(title);
-      generator.setDescription(QObject::tr("Exported from EpsilonLab"));
-      QPainter painter;
-      painted = painter.begin(&generator);
-      if (painted) {
-        render(painter, target);
-        painter.end();
-      }
+    case ExportFormat::Svg:
+      painted = paintSvg(render, file, size, dpi, title);
       break;
-    }
-    case ExportFormat::Pdf: {
-      QPdfWriter writer(&file);
-      writer.setTitle(title);
-      writer.setCreator(QStringLiteral("EpsilonLab"));
-      writer.setResolution(dpi);
-      writer.setPageSize(QPageSize(QSizeF(size.width() * 72.0 / dpi, size.height() * 72.0 / dpi),
-                                   QPageSize::Point));
-      writer.setPageMargins(QMarginsF(0, 0, 0, 0));
-      QPainter painter;
-      painted = painter.begin(&writer);
-      if (painted) {
-        const QRect page = painter.viewport();
-        painter.scale(page.width() / target.width(), page.height() / target.height());
-        render(painter, target);
-        painter.end();
-      }
+    case ExportFormat::Pdf:
+      painted = paintPdf(render, file, size, dpi, title);
       break;
-    }
   }
   if (!painted) {
     file.cancelWriting();

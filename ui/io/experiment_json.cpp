@@ -134,15 +134,51 @@ void readTraining(JsonReader s, train::TrainingConfig& t) {
   s.finish();
 }
 
+QJsonObject privacyToJson(const ExperimentConfig& c) {
+  const auto& z = c.privacy.privatizer;
+  const auto optional = [](const std::optional<double>& v) {
+    return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
+  };
+  return QJsonObject{{"privatizer", text(privacy::privatizerName(z.kind))},
+                     {"clip_norm", z.clipNorm},
+                     {"per_layer_clip", z.perLayer},
+                     {"tanh_c", z.tanhScale},
+                     {"tanh_k", z.tanhActiveRange},
+                     {"target_quantile", z.targetQuantile},
+                     {"clip_learning_rate", z.clipLearningRate},
+                     {"clip_policy", text(privacy::clipPolicyName(z.clipPolicy))},
+                     {"clip_count_stddev", optional(z.clipCountStddev)},
+                     {"fraction_stddev", optional(z.fractionStddev)},
+                     {"noise_multiplier", c.privacy.noise.initial},
+                     {"noise_schedule", text(privacy::noiseDecayName(c.privacy.noise.decay))},
+                     {"noise_decay_rate", c.privacy.noise.rate},
+                     {"microbatch_size", c.privacy.microbatchSize},
+                     {"delta", c.privacy.delta},
+                     {"accountant", privacy::accountantKindName(c.privacy.accountant)},
+                     {"sampling", text(train::samplingName(c.privacy.sampling))},
+                     {"secure_noise", c.privacy.secureNoise}};
+}
+
+QJsonObject optimizerToJson(const ExperimentConfig& c) {
+  return QJsonObject{{"name", text(optim::optimizerName(c.optimizer.options.kind))},
+                     {"learning_rate", c.optimizer.learningRate},
+                     {"momentum", c.optimizer.options.momentum},
+                     {"nesterov", c.optimizer.options.nesterov},
+                     {"beta1", c.optimizer.options.beta1},
+                     {"beta2", c.optimizer.options.beta2},
+                     {"rho", c.optimizer.options.rho},
+                     {"initial_accumulator", c.optimizer.options.initialAccumulator},
+                     {"epsilon", c.optimizer.options.epsilon},
+                     {"lr_decay", text(optim::learningRateDecayName(c.optimizer.lrDecay))},
+                     {"lr_decay_rate", c.optimizer.lrDecayRate},
+                     {"lr_decay_epochs", c.optimizer.lrDecayEpochs}};
+}
+
 }  // namespace
 
 QJsonObject experimentToJson(const ExperimentConfig& c) {
   QJsonArray hidden;
   for (int w : c.model.hiddenWidths) hidden.append(w);
-  const auto& z = c.privacy.privatizer;
-  const auto optional = [](const std::optional<double>& v) {
-    return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
-  };
   return QJsonObject{
       {"format", kExperimentFormat},
       {"version", kExperimentVersion},
@@ -157,38 +193,8 @@ QJsonObject experimentToJson(const ExperimentConfig& c) {
                             {"pca_dims", c.model.pcaDims},
                             {"pca_noise", c.model.pcaNoise},
                             {"pca_sample", c.model.pcaSampleFraction}}},
-      {"privacy",
-       QJsonObject{{"privatizer", text(privacy::privatizerName(z.kind))},
-                   {"clip_norm", z.clipNorm},
-                   {"per_layer_clip", z.perLayer},
-                   {"tanh_c", z.tanhScale},
-                   {"tanh_k", z.tanhActiveRange},
-                   {"target_quantile", z.targetQuantile},
-                   {"clip_learning_rate", z.clipLearningRate},
-                   {"clip_policy", text(privacy::clipPolicyName(z.clipPolicy))},
-                   {"clip_count_stddev", optional(z.clipCountStddev)},
-                   {"fraction_stddev", optional(z.fractionStddev)},
-                   {"noise_multiplier", c.privacy.noise.initial},
-                   {"noise_schedule", text(privacy::noiseDecayName(c.privacy.noise.decay))},
-                   {"noise_decay_rate", c.privacy.noise.rate},
-                   {"microbatch_size", c.privacy.microbatchSize},
-                   {"delta", c.privacy.delta},
-                   {"accountant", privacy::accountantKindName(c.privacy.accountant)},
-                   {"sampling", text(train::samplingName(c.privacy.sampling))},
-                   {"secure_noise", c.privacy.secureNoise}}},
-      {"optimizer",
-       QJsonObject{{"name", text(optim::optimizerName(c.optimizer.options.kind))},
-                   {"learning_rate", c.optimizer.learningRate},
-                   {"momentum", c.optimizer.options.momentum},
-                   {"nesterov", c.optimizer.options.nesterov},
-                   {"beta1", c.optimizer.options.beta1},
-                   {"beta2", c.optimizer.options.beta2},
-                   {"rho", c.optimizer.options.rho},
-                   {"initial_accumulator", c.optimizer.options.initialAccumulator},
-                   {"epsilon", c.optimizer.options.epsilon},
-                   {"lr_decay", text(optim::learningRateDecayName(c.optimizer.lrDecay))},
-                   {"lr_decay_rate", c.optimizer.lrDecayRate},
-                   {"lr_decay_epochs", c.optimizer.lrDecayEpochs}}},
+      {"privacy", privacyToJson(c)},
+      {"optimizer", optimizerToJson(c)},
       {"training", QJsonObject{{"lot_size", c.training.lotSize},
                                {"epochs", c.training.epochs},
                                {"steps", static_cast<double>(c.training.steps)},

@@ -25,6 +25,15 @@ namespace {
 
 using Reader = JsonReader;
 
+// A hostile or mistyped file must not start millions of runs: a preset expands to at most
+// train::kMaxSweepRuns (sweep.h), refused here naming the field.
+void checkRunCount(const Reader& r, const QString& key, std::size_t runs) {
+  if (runs > train::kMaxSweepRuns)
+    r.fail(key, QStringLiteral("expands to %1 runs, expected at most %2")
+                    .arg(static_cast<qulonglong>(runs))
+                    .arg(static_cast<qulonglong>(train::kMaxSweepRuns)));
+}
+
 // A sweep value as typed: numbers in their shortest form ("0.5", "4"), strings as they are.
 std::string valueText(const QJsonValue& v, const Reader& owner, const QString& key) {
   if (v.isString() && !v.toString().isEmpty()) return v.toString().toStdString();
@@ -57,6 +66,9 @@ std::vector<train::SweepAxis> readSweep(Reader& r, const QString& key) {
     a.finish();
     axes.push_back(std::move(axis));
   }
+  std::size_t runs = axes.empty() ? 0 : 1;
+  for (const auto& axis : axes) runs *= axis.values.size();  // ≤ 2 axes of < 2^20 values each
+  checkRunCount(r, key, runs);
   return axes;
 }
 
@@ -138,100 +150,127 @@ QString presetKindName(PresetKind kind) {
   return QStringLiteral("train");
 }
 
+namespace {
+
+// format, version, name and the descriptive strings.
+void readPresetHeader(Reader& r, const QJsonObject& json, Preset& p) {
+  if (r.string(QStringLiteral("format"), true) != QLatin1String(kPresetFormat))
+    r.fail(QStringLiteral("format"), QStringLiteral("expected \"%1\", got %2")
+                                         .arg(kPresetFormat, describeJson(json.value("format"))));
+  if (r.number(QStringLiteral("version"), true, 0) != kPresetVersion)
+    r.fail(QStringLiteral("version"), QStringLiteral("expected %1, got %2")
+                                          .arg(kPresetVersion)
+                                          .arg(describeJson(json.value("version"))));
+  p.name = r.string(QStringLiteral("name"), true);
+  if (!QRegularExpression(QStringLiteral("^[a-z0-9][a-z0-9-]*$")).match(p.name).hasMatch())
+    r.fail(QStringLiteral("name"),
+           QStringLiteral("expected lower-case letters, digits and '-', got \"%1\"").arg(p.name));
+  p.title = r.string(QStringLiteral("title"), true);
+  p.source = r.string(QStringLiteral("source"), true);
+  p.reproduces = r.string(QStringLiteral("reproduces"), true);
+  p.documentSays = r.string(QStringLiteral("document_says"), true);
+}
+
+std::vector<PresetVariant> readVariants(Reader& r) {
+  const QJsonArray variants = r.array(QStringLiteral("variants"), false);
+  checkRunCount(r, QStringLiteral("variants"), static_cast<std::size_t>(variants.size()));
+  std::vector<PresetVariant> out;
+  std::set<QString> keys;
+  for (int i = 0; i < variants.size(); ++i) {
+    const QString key = QStringLiteral("variants[%1]").arg(i);
+    if (!variants[i].isObject()) r.expected(key, QStringLiteral("an object"), variants[i]);
+    Reader v(variants[i].toObject(), key);
+    v.allowOnly({"key", "label", "experiment"});
+    PresetVariant variant;
+    variant.key = v.string(QStringLiteral("key"), true);
+    variant.label = v.string(QStringLiteral("label"), false, variant.key);
+    variant.experiment = v.object(QStringLiteral("experiment"), false);
+    v.finish();
+    if (!keys.insert(variant.key).second)
+      v.fail(QStringLiteral("key"), QStringLiteral("\"%1\" is used twice").arg(variant.key));
+    out.push_back(std::move(variant));
+  }
+  return out;
+}
+
+PresetCalibration readCalibration(Reader& r) {
+  PresetCalibration calibration;
+  const QJsonObject calibrate = r.object(QStringLiteral("calibrate"), false);
+  if (!r.has(QStringLiteral("calibrate"))) return calibration;
+  Reader c(calibrate, QStringLiteral("calibrate"));
+  c.allowOnly({"target_epsilons", "baseline"});
+  const QJsonArray targets = c.array(QStringLiteral("target_epsilons"), true);
+  checkRunCount(c, QStringLiteral("target_epsilons"), static_cast<std::size_t>(targets.size()));
+  for (int i = 0; i < targets.size(); ++i) {
+    if (!targets[i].isDouble() || !(targets[i].toDouble() > 0))
+      c.expected(QStringLiteral("target_epsilons[%1]").arg(i), QStringLiteral("a number > 0"),
+                 targets[i]);
+    calibration.targetEpsilons.push_back(targets[i].toDouble());
+  }
+  if (calibration.targetEpsilons.empty())
+    c.fail(QStringLiteral("target_epsilons"), QStringLiteral("expected at least one target"));
+  calibration.baseline = c.boolean(QStringLiteral("baseline"), false);
+  c.finish();
+  return calibration;
+}
+
+// Exactly one way to make the runs, matching the kind; the partial experiments must parse
+// (over the defaults) now, not when a run starts.
+void checkPresetConsistency(const Reader& r, const Preset& p) {
+  const int ways = (p.sweep.empty() ? 0 : 1) + (p.variants.empty() ? 0 : 1) +
+                   (r.has(QStringLiteral("calibrate")) ? 1 : 0);
+  if (ways != 1)
+    r.fail(QStringLiteral("sweep"),
+           QStringLiteral("expected exactly one of \"sweep\", \"variants\", \"calibrate\""));
+  if ((p.kind == PresetKind::Calibrate) != r.has(QStringLiteral("calibrate")))
+    r.fail(QStringLiteral("kind"),
+           QStringLiteral("\"calibrate\" goes with kind calibrate (and only it)"));
+  if (p.kind == PresetKind::Accountant && p.sweep.empty())
+    r.fail(QStringLiteral("sweep"), QStringLiteral("an accountant preset needs a sweep"));
+  if (!p.quickSweep.empty() && p.sweep.empty())
+    r.fail(QStringLiteral("quick.sweep"), QStringLiteral("given without a \"sweep\" to replace"));
+  applyExperimentPatch(applyExperimentPatch({}, p.experiment, QStringLiteral("experiment")),
+                       p.quickExperiment, QStringLiteral("quick.experiment"));
+  for (std::size_t i = 0; i < p.variants.size(); ++i)
+    applyExperimentPatch({}, p.variants[i].experiment,
+                         QStringLiteral("variants[%1].experiment").arg(i));
+}
+
+Preset readPreset(Reader& r, const QJsonObject& json) {
+  Preset p;
+  readPresetHeader(r, json, p);
+  p.kind = parseKind(r.string(QStringLiteral("kind"), false, QStringLiteral("train")), r);
+  p.datasetPreference = r.strings(QStringLiteral("dataset_preference"), false);
+  p.experiment = r.object(QStringLiteral("experiment"), false);
+  p.sweep = readSweep(r, QStringLiteral("sweep"));
+  p.variants = readVariants(r);
+  p.calibration = readCalibration(r);
+
+  Reader q(r.object(QStringLiteral("quick"), false), QStringLiteral("quick"));
+  q.allowOnly({"experiment", "sweep"});
+  p.quickExperiment = q.object(QStringLiteral("experiment"), false);
+  p.quickSweep = readSweep(q, QStringLiteral("sweep"));
+  q.finish();
+
+  const QJsonArray trends = r.array(QStringLiteral("expected_trend"), true);
+  if (trends.isEmpty())
+    r.fail(QStringLiteral("expected_trend"), QStringLiteral("expected at least one trend"));
+  for (int i = 0; i < trends.size(); ++i) p.trends.push_back(readTrend(trends[i], r, i));
+  r.finish();
+  checkPresetConsistency(r, p);
+  return p;
+}
+
+}  // namespace
+
 Preset presetFromJson(const QJsonObject& json, const QString& file) {
   try {
     Reader r(json, QString());
     r.allowOnly({"format", "version", "name", "title", "source", "reproduces", "document_says",
                  "kind", "dataset_preference", "experiment", "sweep", "variants", "calibrate",
                  "quick", "expected_trend"});
-    Preset p;
+    Preset p = readPreset(r, json);
     p.file = file;
-    if (r.string(QStringLiteral("format"), true) != QLatin1String(kPresetFormat))
-      r.fail(QStringLiteral("format"), QStringLiteral("expected \"%1\", got %2")
-                                           .arg(kPresetFormat, describeJson(json.value("format"))));
-    if (r.number(QStringLiteral("version"), true, 0) != kPresetVersion)
-      r.fail(QStringLiteral("version"), QStringLiteral("expected %1, got %2")
-                                            .arg(kPresetVersion)
-                                            .arg(describeJson(json.value("version"))));
-    p.name = r.string(QStringLiteral("name"), true);
-    if (!QRegularExpression(QStringLiteral("^[a-z0-9][a-z0-9-]*$")).match(p.name).hasMatch())
-      r.fail(QStringLiteral("name"),
-             QStringLiteral("expected lower-case letters, digits and '-', got \"%1\"").arg(p.name));
-    p.title = r.string(QStringLiteral("title"), true);
-    p.source = r.string(QStringLiteral("source"), true);
-    p.reproduces = r.string(QStringLiteral("reproduces"), true);
-    p.documentSays = r.string(QStringLiteral("document_says"), true);
-    p.kind = parseKind(r.string(QStringLiteral("kind"), false, QStringLiteral("train")), r);
-    p.datasetPreference = r.strings(QStringLiteral("dataset_preference"), false);
-    p.experiment = r.object(QStringLiteral("experiment"), false);
-    p.sweep = readSweep(r, QStringLiteral("sweep"));
-
-    const QJsonArray variants = r.array(QStringLiteral("variants"), false);
-    std::set<QString> keys;
-    for (int i = 0; i < variants.size(); ++i) {
-      const QString key = QStringLiteral("variants[%1]").arg(i);
-      if (!variants[i].isObject()) r.expected(key, QStringLiteral("an object"), variants[i]);
-      Reader v(variants[i].toObject(), key);
-      v.allowOnly({"key", "label", "experiment"});
-      PresetVariant variant;
-      variant.key = v.string(QStringLiteral("key"), true);
-      variant.label = v.string(QStringLiteral("label"), false, variant.key);
-      variant.experiment = v.object(QStringLiteral("experiment"), false);
-      v.finish();
-      if (!keys.insert(variant.key).second)
-        v.fail(QStringLiteral("key"), QStringLiteral("\"%1\" is used twice").arg(variant.key));
-      p.variants.push_back(std::move(variant));
-    }
-
-    const QJsonObject calibrate = r.object(QStringLiteral("calibrate"), false);
-    if (r.has(QStringLiteral("calibrate"))) {
-      Reader c(calibrate, QStringLiteral("calibrate"));
-      c.allowOnly({"target_epsilons", "baseline"});
-      const QJsonArray targets = c.array(QStringLiteral("target_epsilons"), true);
-      for (int i = 0; i < targets.size(); ++i) {
-        if (!targets[i].isDouble() || !(targets[i].toDouble() > 0))
-          c.expected(QStringLiteral("target_epsilons[%1]").arg(i), QStringLiteral("a number > 0"),
-                     targets[i]);
-        p.calibration.targetEpsilons.push_back(targets[i].toDouble());
-      }
-      if (p.calibration.targetEpsilons.empty())
-        c.fail(QStringLiteral("target_epsilons"), QStringLiteral("expected at least one target"));
-      p.calibration.baseline = c.boolean(QStringLiteral("baseline"), false);
-      c.finish();
-    }
-
-    const QJsonObject quick = r.object(QStringLiteral("quick"), false);
-    Reader q(quick, QStringLiteral("quick"));
-    q.allowOnly({"experiment", "sweep"});
-    p.quickExperiment = q.object(QStringLiteral("experiment"), false);
-    p.quickSweep = readSweep(q, QStringLiteral("sweep"));
-    q.finish();
-
-    const QJsonArray trends = r.array(QStringLiteral("expected_trend"), true);
-    if (trends.isEmpty())
-      r.fail(QStringLiteral("expected_trend"), QStringLiteral("expected at least one trend"));
-    for (int i = 0; i < trends.size(); ++i) p.trends.push_back(readTrend(trends[i], r, i));
-    r.finish();
-
-    // Exactly one way to make the runs, matching the kind.
-    const int ways = (p.sweep.empty() ? 0 : 1) + (p.variants.empty() ? 0 : 1) +
-                     (r.has(QStringLiteral("calibrate")) ? 1 : 0);
-    if (ways != 1)
-      r.fail(QStringLiteral("sweep"),
-             QStringLiteral("expected exactly one of \"sweep\", \"variants\", \"calibrate\""));
-    if ((p.kind == PresetKind::Calibrate) != r.has(QStringLiteral("calibrate")))
-      r.fail(QStringLiteral("kind"),
-             QStringLiteral("\"calibrate\" goes with kind calibrate (and only it)"));
-    if (p.kind == PresetKind::Accountant && p.sweep.empty())
-      r.fail(QStringLiteral("sweep"), QStringLiteral("an accountant preset needs a sweep"));
-    if (!p.quickSweep.empty() && p.sweep.empty())
-      r.fail(QStringLiteral("quick.sweep"), QStringLiteral("given without a \"sweep\" to replace"));
-    // The partial experiments must parse (over the defaults) now, not when a run starts.
-    applyExperimentPatch(applyExperimentPatch({}, p.experiment, QStringLiteral("experiment")),
-                         p.quickExperiment, QStringLiteral("quick.experiment"));
-    for (std::size_t i = 0; i < p.variants.size(); ++i)
-      applyExperimentPatch({}, p.variants[i].experiment,
-                           QStringLiteral("variants[%1].experiment").arg(i));
     return p;
   } catch (const ConfigError& e) {
     throw ConfigError(file.toStdString() + ": " + e.what());

@@ -85,6 +85,16 @@ QJsonObject runToJson(const RunRecord& run) {
   return object;
 }
 
+RunStatus readStoredRunStatus(JsonReader& r) {
+  const QString name = r.string(QStringLiteral("status"), true);
+  const RunStatus status = parseRunStatus(name);
+  if (runStatusName(status) != name)
+    r.fail(QStringLiteral("status"), QStringLiteral("unknown status '%1'").arg(name));
+  // A run that was training when it was saved cannot resume: it was stopped.
+  if (status == RunStatus::Queued || status == RunStatus::Running) return RunStatus::Cancelled;
+  return status;
+}
+
 RunRecord runFromJson(const QJsonObject& o, const QString& where) {
   JsonReader r(o, where);
   RunRecord run;
@@ -92,13 +102,7 @@ RunRecord runFromJson(const QJsonObject& o, const QString& where) {
   run.name = r.string(QStringLiteral("name"), true, {}, true);
   run.color = parseColour(r);
   run.visible = r.boolean(QStringLiteral("visible"), true);
-  const QString status = r.string(QStringLiteral("status"), true);
-  run.status = parseRunStatus(status);
-  if (runStatusName(run.status) != status)
-    r.fail(QStringLiteral("status"), QStringLiteral("unknown status '%1'").arg(status));
-  // A run that was training when the session was saved cannot resume: it was stopped.
-  if (run.status == RunStatus::Queued || run.status == RunStatus::Running)
-    run.status = RunStatus::Cancelled;
+  run.status = readStoredRunStatus(r);
   run.message = r.string(QStringLiteral("message"), false, {}, true);
   run.progress = r.numberOrNull(QStringLiteral("progress"), 0.0);
   run.elapsedSeconds = r.numberOrNull(QStringLiteral("elapsed_seconds"), 0.0);

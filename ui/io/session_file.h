@@ -20,6 +20,11 @@ class SessionError : public epsilon::Error {
   using epsilon::Error::Error;
 };
 
+class JsonReader;
+// The "status" of a stored run (session or run file): an unknown name is a ConfigError naming
+// the key; a run stored while queued or running cannot resume, so it reads as cancelled.
+RunStatus readStoredRunStatus(JsonReader& reader);
+
 QJsonObject runToJson(const RunRecord& run);
 RunRecord runFromJson(const QJsonObject& object, const QString& where);  // throws SessionError
 

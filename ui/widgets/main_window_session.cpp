@@ -15,6 +15,7 @@
 #include "ui/charts/chart_export.h"
 #include "ui/charts/run_model.h"
 #include "ui/io/experiment_json.h"
+#include "ui/io/run_file.h"
 #include "ui/io/session_file.h"
 #include "ui/widgets/chart_panel.h"
 #include "ui/widgets/experiment_panel.h"
@@ -50,7 +51,7 @@ QString MainWindow::saveSessionTo(const QString& path) {
 QString MainWindow::openSessionFrom(const QString& path) {
   std::vector<RunRecord> runs;
   try {
-    runs = loadSession(path);
+    runs = openSessionOrRuns(path);  // a session, a run file or a folder of run files
   } catch (const std::exception& e) {
     showError(tr("Cannot open the session"), QString::fromUtf8(e.what()));
     return m_lastError;

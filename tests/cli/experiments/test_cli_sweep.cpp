@@ -34,6 +34,27 @@ QString writeExperiment(const QTemporaryDir& dir) {
   return path;
 }
 
+// A well-formed preset whose sweep asks for 120 × 100 = 12000 runs, over the 10000 limit.
+QString writeHugePreset(const QTemporaryDir& dir) {
+  const auto axis = [](const char* parameter, int n) {
+    QJsonArray values;
+    for (int i = 1; i <= n; ++i) values.append(i);
+    return QJsonObject{{"parameter", parameter}, {"values", values}};
+  };
+  QJsonObject preset = QJsonDocument::fromJson(R"({
+    "format": "epsilonlab-preset", "version": 1, "name": "huge", "title": "t", "source": "s",
+    "reproduces": "r", "document_says": "d", "experiment": {"dataset": {"name": "circle"}},
+    "expected_trend": [{"figure": "F", "statement": "s", "metric": "final_accuracy",
+                        "over": "seed", "order": "flat", "tolerance": 1}]})")
+                           .object();
+  preset["sweep"] = QJsonArray{axis("seed", 120), axis("epochs", 100)};
+  const QString path = dir.filePath("huge-preset.json");
+  QFile file(path);
+  file.open(QIODevice::WriteOnly);
+  file.write(QJsonDocument(preset).toJson());
+  return path;
+}
+
 QStringList sweepArgs(const QString& config) {
   return {"sweep",    "--config",      config,   "--param", "noise_multiplier=0.5,2",
           "--param2", "clip_norm=1,4", "--jobs", "2",       "--quiet"};
@@ -221,6 +242,18 @@ class TestCliSweep : public QObject {
                                  << "/no/such/file.json";
     QTest::newRow("preset file") << QStringList{"sweep", "--config", "@BADPRESET"}
                                  << "bad-preset.json: colour: unknown key";
+    const auto values = [](const char* parameter, int n) {
+      QStringList v;
+      for (int i = 1; i <= n; ++i) v << QString::number(i);
+      return QLatin1String(parameter) + QLatin1Char('=') + v.join(QLatin1Char(','));
+    };
+    QTest::newRow("too many runs")
+        << QStringList{"sweep",    "--config",          "@EXP", "--param", values("seed", 200),
+                       "--param2", values("epochs", 60)}
+        << "--param/--param2: 200 × 60 values give 12000 runs, expected at most 10000";
+    QTest::newRow("huge preset") << QStringList{"sweep", "--config", "@HUGEPRESET"}
+                                 << "huge-preset.json: sweep: expands to 12000 runs, expected "
+                                    "at most 10000";
     QTest::newRow("reproduce only") << QStringList{"reproduce", "--out", "@DIR", "--only", "nope"}
                                     << "--only: unknown preset 'nope'";
     QTest::newRow("reproduce out") << QStringList{"reproduce"} << "--out: required";
@@ -238,7 +271,8 @@ class TestCliSweep : public QObject {
     for (QString& a : arguments)
       a.replace("@EXP", config)
           .replace("@DIR", dir.filePath("report"))
-          .replace("@BADPRESET", preset.fileName());
+          .replace("@BADPRESET", preset.fileName())
+          .replace("@HUGEPRESET", writeHugePreset(dir));
     const CliOutcome o = runCli(arguments);
     QVERIFY2(o.exitCode == 2, qPrintable(QString::number(o.exitCode) + ": " + o.err));
     QVERIFY2(o.err.contains(expected), qPrintable(o.err));

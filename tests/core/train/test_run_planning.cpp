@@ -55,6 +55,42 @@ class TestRunPlanning : public QObject {
     }
   }
 
+  // T = ⌈E·N/L⌉: 60 epochs of MNIST in lots of 256 are 14063 steps (not 60·⌊60000/256⌋ = 14040).
+  void epochSamplingIsLotOverSizeAndCeilOfEpochsOverQ() {
+    const EpochSampling mnist = epochSampling(60, 60000, 256);
+    QCOMPARE(mnist.sampleRate, 256.0 / 60000.0);
+    QCOMPARE(mnist.steps, 14063LL);
+    QCOMPARE(epochSampling(10, kTrain, 600).steps, 1000LL);  // L divides N: E·N/L exactly
+    QCOMPARE(epochSampling(0.001, 100, 100).steps, 1LL);     // any positive length is one step
+    const EpochSampling whole = epochSampling(2, 50, 50);
+    QCOMPARE(whole.sampleRate, 1.0);
+    QCOMPARE(whole.steps, 2LL);
+  }
+
+  void epochSamplingNamesTheBadField_data() {
+    QTest::addColumn<double>("epochs");
+    QTest::addColumn<long long>("size");
+    QTest::addColumn<long long>("lot");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("epochs") << 0.0 << 100LL << 10LL << "training.epochs: expected";
+    QTest::newRow("size") << 1.0 << 0LL << 1LL << "dataset.size: expected";
+    QTest::newRow("lot > N") << 1.0 << 100LL << 200LL << "training.lot_size: expected";
+    QTest::newRow("too long") << 1e14 << 100LL << 1LL << "training.epochs: 1e+14 epochs give";
+  }
+
+  void epochSamplingNamesTheBadField() {
+    QFETCH(double, epochs);
+    QFETCH(long long, size);
+    QFETCH(long long, lot);
+    QFETCH(QString, message);
+    try {
+      epochSampling(epochs, size, lot);
+      QFAIL("a bad epoch form was accepted");
+    } catch (const ConfigError& e) {
+      QVERIFY2(QString::fromUtf8(e.what()).startsWith(message), e.what());
+    }
+  }
+
   void plannedPrivacyIsTheAccountantsEpsilon() {
     const privacy::PrivacyReport report = plannedPrivacy(clipConfig(), {kTrain, 1});
     QCOMPARE(report.accountant, std::string("rdp"));

@@ -1,6 +1,8 @@
 // Presets: the built-in files parse and expand to valid runs (every preset the issue names is
 // there), strict parsing names the file and the key, quick settings and data-set fallbacks.
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <set>
@@ -241,6 +243,43 @@ class TestPresetFile : public QObject {
       json[key] = QJsonDocument::fromJson(("{\"v\": " + value + "}").toUtf8()).object()["v"];
     const QString error = parseError(json);
     QVERIFY2(error.startsWith(expected), qPrintable(error));
+  }
+
+  // A preset may expand to at most kMaxSweepRuns (10,000) runs, whichever way it makes them;
+  // more is refused naming the file and the field (a hostile file cannot start millions).
+  void hugeSweepsAreRefusedNamingFileAndField() {
+    const auto numbers = [](int n) {
+      QJsonArray values;
+      for (int i = 1; i <= n; ++i) values.append(i);
+      return values;
+    };
+    const auto axis = [&](const char* parameter, int n) {
+      return QJsonObject{{"parameter", parameter}, {"values", numbers(n)}};
+    };
+    QJsonObject json = minimalPreset();
+    json["sweep"] = QJsonArray{axis("seed", 100), axis("epochs", 100)};
+    QCOMPARE(parseError(json), QString());  // exactly the limit is fine
+    json["sweep"] = QJsonArray{axis("seed", 120), axis("epochs", 100)};
+    QCOMPARE(parseError(json),
+             QStringLiteral("mine.json: sweep: expands to 12000 runs, expected at most 10000"));
+
+    json = minimalPreset();
+    json["quick"] = QJsonObject{{"sweep", QJsonArray{axis("seed", 10001)}}};
+    QVERIFY(parseError(json).startsWith("mine.json: quick.sweep: expands to 10001 runs"));
+
+    json = minimalPreset();
+    json.remove("sweep");
+    QJsonArray variants;
+    for (int i = 0; i <= 10000; ++i) variants.append(QJsonObject{{"key", QString::number(i)}});
+    json["variants"] = variants;
+    QVERIFY(parseError(json).startsWith("mine.json: variants: expands to 10001 runs"));
+
+    json = minimalPreset();
+    json.remove("sweep");
+    json["kind"] = "calibrate";
+    json["calibrate"] = QJsonObject{{"target_epsilons", numbers(10001)}};
+    QVERIFY(parseError(json).startsWith(
+        "mine.json: calibrate.target_epsilons: expands to 10001 runs, expected at most 10000"));
   }
 
   void filesAndNamesAreFound() {

@@ -1,6 +1,8 @@
 // Sweeps expand to every combination, name bad parameters and values, and shard exactly.
 #include <QTest>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "core/common/errors.h"
 #include "core/train/sweep.h"
@@ -52,6 +54,26 @@ class TestSweep : public QObject {
     QVERIFY_THROWS_EXCEPTION(ConfigError, expandSweep(c, {{"seed", {"1"}}, {"seed", {"2"}}}));
     // A value that makes the config invalid is refused when expanding, naming the field.
     QVERIFY_THROWS_EXCEPTION(ConfigError, expandSweep(c, {{"noise_multiplier", {"-1"}}}));
+  }
+  // kMaxSweepRuns (10,000) points are made; one more is refused before any point is made.
+  void sweepSizeIsLimited() {
+    const auto values = [](int n) {
+      std::vector<std::string> v;
+      for (int i = 1; i <= n; ++i) v.push_back(std::to_string(i));
+      return v;
+    };
+    ExperimentConfig c;
+    QCOMPARE(expandSweep(c, {{"seed", values(100)}, {"epochs", values(100)}}).size(),
+             kMaxSweepRuns);
+    try {
+      expandSweep(c, {{"seed", values(101)}, {"epochs", values(100)}});
+      QFAIL("a sweep of 10,100 runs was accepted");
+    } catch (const ConfigError& e) {
+      QVERIFY2(QString::fromUtf8(e.what()).startsWith(
+                   "sweep: 101 × 100 values expand to more than 10000 runs"),
+               e.what());
+    }
+    QVERIFY_THROWS_EXCEPTION(ConfigError, expandSweep(c, {{"seed", values(10001)}}));
   }
   void shardsCoverTheSweepOnce() {
     ExperimentConfig base;

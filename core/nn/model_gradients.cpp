@@ -1,0 +1,220 @@
+// Model's per-example queries (model.h): per-example gradients, their per-group squared
+// norms, and weighted gradient sums. Like model.cpp, every parallel loop runs over fixed
+// chunks whose results are combined in chunk order, so results are bit-identical whatever
+// the number of threads.
+#include <algorithm>
+#include <array>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/common/errors.h"
+#include "core/common/parallel.h"
+#include "core/nn/layer.h"
+#include "core/nn/model.h"
+#include "core/nn/model_impl.h"
+
+namespace epsilon::nn {
+
+using detail::chunksOf;
+using detail::kKeepLimit;
+
+template <class Scalar>
+Matrix<Scalar> Model<Scalar>::perExampleGradients(const Workspace<Scalar>& ws) const {
+  const Impl& m = *m_impl;
+  m.checkWorkspace(ws, "perExampleGradients");
+  const Eigen::Index batch = ws.batchSize(), p = parameterCount();
+  Matrix<Scalar> grads(batch, p);  // every column belongs to exactly one layer's slice
+  forEachChunk(static_cast<std::size_t>(batch), kChunkSize,
+               [&](std::size_t c, std::size_t begin, std::size_t end) {
+                 const auto b = static_cast<Eigen::Index>(begin),
+                            n = static_cast<Eigen::Index>(end - begin);
+                 for (std::size_t l = 0; l < m.layers.size(); ++l)
+                   if (m.layerSize(l) > 0)
+                     m.layers[l]->perExampleGradients(
+                         m.layerInput(ws, l, b, n), rowBlock(ws.outputGrads[l], b, n),
+                         grads.data() + b * p + m.offsets[l], p, ws.chunkScratch[c]);
+               });
+  return grads;
+}
+
+template <class Scalar>
+Matrix<Scalar> Model<Scalar>::perExampleGroupSquaredNorms(const Workspace<Scalar>& ws) const {
+  const Impl& m = *m_impl;
+  m.checkWorkspace(ws, "perExampleGroupSquaredNorms");
+  const Eigen::Index batch = ws.batchSize();
+  std::vector<std::size_t> groupLayers;
+  for (std::size_t l = 0; l < m.layers.size(); ++l) {
+    if (m.layerSize(l) == 0) continue;
+    groupLayers.push_back(l);
+    const bool keep =
+        m.layers[l]->keepsPerExampleGradients() && batch * m.layerSize(l) <= kKeepLimit;
+    ws.keptValid[l] = 0;
+    if (keep)
+      ws.keptGradients[l].resize(batch, m.layerSize(l));
+    else
+      ws.keptGradients[l].resize(0, 0);
+  }
+  Matrix<Scalar> norms(batch, static_cast<Eigen::Index>(groupLayers.size()));
+  forEachChunk(
+      static_cast<std::size_t>(batch), kChunkSize,
+      [&](std::size_t c, std::size_t begin, std::size_t end) {
+        const auto b = static_cast<Eigen::Index>(begin), n = static_cast<Eigen::Index>(end - begin);
+        std::array<Scalar, kChunkSize> chunkNorms{};
+        for (std::size_t g = 0; g < groupLayers.size(); ++g) {
+          const std::size_t l = groupLayers[g];
+          const ConstRows<Scalar> in = m.layerInput(ws, l, b, n);
+          const ConstRows<Scalar> delta = rowBlock(ws.outputGrads[l], b, n);
+          Matrix<Scalar>& kept = ws.keptGradients[l];
+          if (kept.size() > 0) {
+            m.layers[l]->perExampleGradients(in, delta, kept.data() + b * kept.cols(), kept.cols(),
+                                             ws.chunkScratch[c]);
+            for (Eigen::Index e = 0; e < n; ++e) chunkNorms[e] = kept.row(b + e).squaredNorm();
+          } else {
+            m.layers[l]->perExampleSquaredNorms(in, delta, chunkNorms.data(), ws.chunkScratch[c]);
+          }
+          for (Eigen::Index e = 0; e < n; ++e)
+            norms(b + e, static_cast<Eigen::Index>(g)) = chunkNorms[e];
+        }
+      });
+  for (std::size_t l : groupLayers) ws.keptValid[l] = ws.keptGradients[l].size() > 0;
+  return norms;
+}
+
+// Three ways to the same sum, each free of scheduling-dependent order:
+//  - gradients kept by perExampleGroupSquaredNorms(): out = Gᵀw, split by parameter blocks;
+//  - layers whose gradient is one product over the batch (dense): split by output rows, so
+//    no partial sums exist at all;
+//  - the rest (conv): per-chunk partial sums, added in chunk order.
+// layerWeights[l] points at the batch's weights for layer l.
+template <class Scalar>
+void Model<Scalar>::Impl::weightedSum(const Workspace<Scalar>& ws,
+                                      const std::vector<const Scalar*>& layerWeights,
+                                      Vector<Scalar>& out) const {
+  constexpr std::size_t kParameterBlock = 4096, kRowBlock = 32;
+  const Impl& m = *this;
+  const Eigen::Index batch = ws.batchSize(), p = params.size();
+  if (batch == 0) {
+    out.setZero(p);
+    return;
+  }
+  out.resize(p);
+  std::vector<std::size_t> chunked;
+  for (std::size_t l = 0; l < m.layers.size(); ++l) {
+    const Layer<Scalar>& layer = *m.layers[l];
+    const Eigen::Index size = m.layerSize(l), offset = m.offsets[l];
+    if (size == 0) continue;
+    const Scalar* weights = layerWeights[l];
+    if (ws.keptValid[l]) {
+      const Matrix<Scalar>& kept = ws.keptGradients[l];
+      const Eigen::Map<const Vector<Scalar>> w(weights, batch);
+      forEachChunk(static_cast<std::size_t>(size), kParameterBlock,
+                   [&](std::size_t, std::size_t begin, std::size_t end) {
+                     const auto j = static_cast<Eigen::Index>(begin);
+                     const auto len = static_cast<Eigen::Index>(end - begin);
+                     out.segment(offset + j, len).noalias() =
+                         kept.middleCols(j, len).transpose() * w;
+                   });
+    } else if (const Eigen::Index rows = layer.gradientRowCount(); rows > 0) {
+      const std::size_t blocks = chunkCount(static_cast<std::size_t>(rows), kRowBlock);
+      if (ws.chunkScratch.size() < blocks) ws.chunkScratch.resize(blocks);
+      forEachChunk(static_cast<std::size_t>(rows), kRowBlock,
+                   [&](std::size_t c, std::size_t begin, std::size_t end) {
+                     layer.weightedGradientRows(
+                         m.layerInput(ws, l, 0, batch), rowBlock(ws.outputGrads[l], 0, batch),
+                         weights, static_cast<Eigen::Index>(begin), static_cast<Eigen::Index>(end),
+                         out.data() + offset, ws.chunkScratch[c]);
+                   });
+    } else {
+      chunked.push_back(l);
+    }
+  }
+  if (!chunked.empty()) chunkedWeightedSum(ws, chunked, layerWeights, out);
+}
+
+// The layers without a direct form (conv): each chunk of examples sums into its own row of
+// ws.chunkSums, and the rows are added in chunk order.
+template <class Scalar>
+void Model<Scalar>::Impl::chunkedWeightedSum(const Workspace<Scalar>& ws,
+                                             const std::vector<std::size_t>& chunked,
+                                             const std::vector<const Scalar*>& layerWeights,
+                                             Vector<Scalar>& out) const {
+  const Impl& m = *this;
+  const Eigen::Index batch = ws.batchSize();
+  Eigen::Index chunkedSize = 0;
+  for (std::size_t l : chunked) chunkedSize += m.layerSize(l);
+  const std::size_t chunks = chunksOf(batch);
+  ws.chunkSums.resize(static_cast<Eigen::Index>(chunks), chunkedSize);
+  forEachChunk(static_cast<std::size_t>(batch), kChunkSize,
+               [&](std::size_t c, std::size_t begin, std::size_t end) {
+                 const auto b = static_cast<Eigen::Index>(begin),
+                            n = static_cast<Eigen::Index>(end - begin);
+                 Scalar* sum = ws.chunkSums.data() + static_cast<Eigen::Index>(c) * chunkedSize;
+                 std::fill(sum, sum + chunkedSize, Scalar(0));
+                 for (std::size_t l : chunked) {
+                   m.layers[l]->addWeightedGradient(m.layerInput(ws, l, b, n),
+                                                    rowBlock(ws.outputGrads[l], b, n),
+                                                    layerWeights[l] + b, sum, ws.chunkScratch[c]);
+                   sum += m.layerSize(l);
+                 }
+               });
+  Eigen::Index local = 0;
+  for (std::size_t l : chunked) {
+    auto slice = out.segment(m.offsets[l], m.layerSize(l));
+    slice = ws.chunkSums.row(0).segment(local, m.layerSize(l)).transpose();
+    for (std::size_t c = 1; c < chunks; ++c)
+      slice +=
+          ws.chunkSums.row(static_cast<Eigen::Index>(c)).segment(local, m.layerSize(l)).transpose();
+    local += m.layerSize(l);
+  }
+}
+
+template <class Scalar>
+void Model<Scalar>::weightedGradientSum(const Workspace<Scalar>& ws,
+                                        std::span<const Scalar> weights,
+                                        Vector<Scalar>& out) const {
+  const Impl& m = *m_impl;
+  m.checkWorkspace(ws, "weightedGradientSum");
+  if (static_cast<Eigen::Index>(weights.size()) != ws.batchSize())
+    throw ModelError("Model::weightedGradientSum: expected one weight per example (" +
+                     std::to_string(ws.batchSize()) + "), found " + std::to_string(weights.size()));
+  m.weightedSum(ws, std::vector<const Scalar*>(m.layers.size(), weights.data()), out);
+}
+
+template <class Scalar>
+void Model<Scalar>::groupWeightedGradientSum(const Workspace<Scalar>& ws,
+                                             const Matrix<Scalar>& weights,
+                                             Vector<Scalar>& out) const {
+  const Impl& m = *m_impl;
+  m.checkWorkspace(ws, "groupWeightedGradientSum");
+  const auto groups = static_cast<Eigen::Index>(parameterGroups().size());
+  if (weights.rows() != ws.batchSize() || weights.cols() != groups)
+    throw ModelError("Model::groupWeightedGradientSum: expected weights of " +
+                     std::to_string(ws.batchSize()) + " examples × " + std::to_string(groups) +
+                     " groups, found " + std::to_string(weights.rows()) + " × " +
+                     std::to_string(weights.cols()));
+  // Each group's weights contiguous, as the layers read them.
+  const Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic> columns = weights;
+  std::vector<const Scalar*> layerWeights(m.layers.size(), nullptr);
+  Eigen::Index g = 0;
+  for (std::size_t l = 0; l < m.layers.size(); ++l)
+    if (m.layerSize(l) > 0) layerWeights[l] = columns.col(g++).data();
+  m.weightedSum(ws, layerWeights, out);
+}
+
+// Model<Scalar> itself is instantiated in model.cpp; the members defined here are instantiated
+// here.
+template Matrix<float> Model<float>::perExampleGradients(const Workspace<float>&) const;
+template Matrix<float> Model<float>::perExampleGroupSquaredNorms(const Workspace<float>&) const;
+template void Model<float>::weightedGradientSum(const Workspace<float>&, std::span<const float>,
+                                                Vector<float>&) const;
+template void Model<float>::groupWeightedGradientSum(const Workspace<float>&, const Matrix<float>&,
+                                                     Vector<float>&) const;
+template Matrix<double> Model<double>::perExampleGradients(const Workspace<double>&) const;
+template Matrix<double> Model<double>::perExampleGroupSquaredNorms(const Workspace<double>&) const;
+template void Model<double>::weightedGradientSum(const Workspace<double>&, std::span<const double>,
+                                                 Vector<double>&) const;
+template void Model<double>::groupWeightedGradientSum(const Workspace<double>&,
+                                                      const Matrix<double>&, Vector<double>&) const;
+
+}  // namespace epsilon::nn

@@ -1,0 +1,78 @@
+// The state behind Model (model.h): its layers, their shapes and parameter slices, and the
+// flat parameter vector, shared by model.cpp (building, initialising, forward and backward
+// passes) and model_gradients.cpp (per-example gradients, their norms and weighted sums).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/common/errors.h"
+#include "core/common/parallel.h"
+#include "core/nn/layer.h"
+#include "core/nn/model.h"
+
+namespace epsilon::nn {
+
+namespace detail {
+
+// Keep a layer's per-example gradients between the norm and the sum queries only while
+// they fit in this many scalars (256 MiB of floats); beyond it they are recomputed.
+inline constexpr Eigen::Index kKeepLimit = Eigen::Index{64} << 20;
+
+inline std::size_t chunksOf(Eigen::Index count) {
+  return chunkCount(static_cast<std::size_t>(count),
+                    static_cast<std::size_t>(Model<float>::kChunkSize));
+}
+
+}  // namespace detail
+
+template <class Scalar>
+struct Model<Scalar>::Impl {
+  data::SampleShape input = data::SampleShape::features(1);
+  std::vector<std::unique_ptr<Layer<Scalar>>> layers;
+  std::vector<data::SampleShape> shapes{input};  // shapes[l]: input of layer l; back(): output
+  std::vector<Eigen::Index> offsets;             // layer l's slice of the parameters
+  Vector<Scalar> params;
+
+  Eigen::Index layerSize(std::size_t l) const { return layers[l]->parameterCount(); }
+
+  // Recomputes shapes and offsets after the layers were (re)configured.
+  void layOut() {
+    offsets.assign(layers.size(), 0);
+    Eigen::Index total = 0;
+    for (std::size_t l = 0; l < layers.size(); ++l) {
+      offsets[l] = total;
+      total += layers[l]->parameterCount();
+    }
+    if (params.size() != total) params = Vector<Scalar>::Zero(total);
+  }
+
+  // The rows [begin, begin + n) of layer l's input (l = L means the model's output).
+  ConstRows<Scalar> layerInput(const Workspace<Scalar>& ws, std::size_t l, Eigen::Index begin,
+                               Eigen::Index n) const {
+    return rowBlock(l < layers.size() ? ws.activations[l] : ws.logits, begin, n);
+  }
+
+  void weightedSum(const Workspace<Scalar>& ws, const std::vector<const Scalar*>& layerWeights,
+                   Vector<Scalar>& out) const;
+  void chunkedWeightedSum(const Workspace<Scalar>& ws, const std::vector<std::size_t>& chunked,
+                          const std::vector<const Scalar*>& layerWeights,
+                          Vector<Scalar>& out) const;
+
+  void checkWorkspace(const Workspace<Scalar>& ws, const char* query) const {
+    const Eigen::Index b = ws.batchSize();
+    bool ok = ws.activations.size() == layers.size() && ws.outputGrads.size() == layers.size() &&
+              ws.keptValid.size() == layers.size();
+    for (std::size_t l = 0; ok && l < layers.size(); ++l)
+      ok = ws.activations[l].rows() == b && ws.activations[l].cols() == shapes[l].featureCount() &&
+           ws.outputGrads[l].rows() == b &&
+           ws.outputGrads[l].cols() == shapes[l + 1].featureCount();
+    if (!ok)
+      throw ModelError(std::string("Model::") + query +
+                       ": expected a workspace filled by backward() of this model, found one "
+                       "with other layers or shapes");
+  }
+};
+
+}  // namespace epsilon::nn

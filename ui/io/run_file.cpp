@@ -1,0 +1,179 @@
+#include "ui/io/run_file.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <cmath>
+
+#include "core/train/privacy_spent.h"
+#include "core/train/sweep.h"
+#include "ui/io/eval_point_json.h"
+#include "ui/io/experiment_json.h"
+#include "ui/io/json_reader.h"
+#include "ui/io/run_conversion.h"
+
+namespace epsilon::ui {
+
+namespace {
+
+constexpr const char* kRunFormat = "epsilonlab-run";
+constexpr const char* kSessionFormat = "epsilonlab-session";
+constexpr qint64 kMaxRunBytes = 256LL << 20;      // a run file holds one history
+constexpr qint64 kMaxSessionBytes = 512LL << 20;  // as loadSession allows
+
+[[noreturn]] void fail(const QString& where, const QString& what) {
+  throw SessionError(QStringLiteral("%1: %2").arg(where, what).toStdString());
+}
+
+// One history event (progressToJson's keys): the evaluation point, and the privacy it states.
+EvalPoint readEvent(JsonReader& e, train::PrivacySpent& privacy) {
+  EvalPoint point = evalPointFromJson(e);
+  // Run files wrote ∞ as null before the one evaluation-point schema; no run reports a NaN ε.
+  if (std::isnan(point.epsilon)) point.epsilon = INFINITY;
+  privacy.epsilon = point.epsilon;
+  privacy.nominalEpsilon = point.nominalEpsilon;
+  privacy.delta = e.number(QStringLiteral("delta"), false, 0.0);
+  privacy.accountant = e.string(QStringLiteral("accountant"), false, {}, true).toStdString();
+  privacy.sampling = e.string(QStringLiteral("sampling"), false, {}, true).toStdString();
+  privacy.status = e.string(QStringLiteral("privacy_status"), false, {}, true).toStdString();
+  privacy.isGuarantee = e.boolean(QStringLiteral("epsilon_is_guarantee"), false);
+  privacy.nominalLabel = e.string(QStringLiteral("nominal_label"), false, {}, true).toStdString();
+  privacy.pcaLabel = e.string(QStringLiteral("pca_label"), false, {}, true).toStdString();
+  privacy.noiseRounded = e.boolean(QStringLiteral("sigma_rounded_for_accounting"), false);
+  // What only a live event needs: checked for type, not kept.
+  for (const char* key :
+       {"run", "total_steps", "gradient_sigma", "learning_rate", "rdp_order", "count_noise"})
+    e.numberOrNull(QLatin1String(key), kNaN);
+  e.finish();
+  return point;
+}
+
+void readHistory(JsonReader& r, RunRecord& run) {
+  const QJsonArray history = r.array(QStringLiteral("history"), true);
+  train::PrivacySpent privacy;
+  for (qsizetype i = 0; i < history.size(); ++i) {
+    const QString key = QStringLiteral("history[%1]").arg(i);
+    if (!history.at(i).isObject()) r.expected(key, QStringLiteral("an object"), history.at(i));
+    JsonReader event(history.at(i).toObject(), r.path(key));
+    const EvalPoint point = readEvent(event, privacy);
+    run.evals.push_back(point);
+    // As recordFromResult keeps them: each evaluation's training loss is a lot loss.
+    if (std::isfinite(point.trainLoss)) run.losses.push_back({point.step, point.trainLoss});
+    run.privacyLabel = privacyLabelOf(privacy);
+  }
+}
+
+// The sweep point a sweep's run file belongs to; its label names the run.
+QString readSweepLabel(JsonReader& r) {
+  JsonReader sweep = r.child(QStringLiteral("sweep"));
+  sweep.allowOnly({"index", "label", "values"});
+  sweep.integer(QStringLiteral("index"), 0, 1e9, 0);
+  const QString label = sweep.string(QStringLiteral("label"), false, {}, true);
+  sweep.object(QStringLiteral("values"));
+  sweep.finish();
+  return label;
+}
+
+void readRunTop(JsonReader& r, RunRecord& run) {
+  const QString format = r.string(QStringLiteral("format"), true, {}, true);
+  if (format != QLatin1String(kRunFormat))
+    r.fail(QStringLiteral("format"),
+           QStringLiteral("expected \"%1\", got \"%2\"").arg(QLatin1String(kRunFormat), format));
+  r.integer(QStringLiteral("version"), 1, 1, 0, true);
+  run.status = readStoredRunStatus(r);
+  run.progress = run.status == RunStatus::Done ? 1.0 : 0.0;
+  run.message = r.string(QStringLiteral("message"), false, {}, true);
+  run.elapsedSeconds = r.numberOrNull(QStringLiteral("elapsed_seconds"), 0.0);
+  r.numberOrNull(QStringLiteral("train_examples"), 0.0);
+  r.numberOrNull(QStringLiteral("test_examples"), 0.0);
+  JsonReader model = r.child(QStringLiteral("model"));
+  model.allowOnly({"parameters", "summary"});
+  model.numberOrNull(QStringLiteral("parameters"), 0.0);
+  model.string(QStringLiteral("summary"), false, {}, true);
+  model.finish();
+}
+
+}  // namespace
+
+RunRecord runRecordFromRunFile(const QJsonObject& json, const QString& where, const QString& name) {
+  try {
+    JsonReader r(json, {});
+    r.allowOnly({"format", "version", "status", "message", "experiment", "history", "model",
+                 "train_examples", "test_examples", "elapsed_seconds", "sweep"});
+    RunRecord run;
+    readRunTop(r, run);
+    const QJsonObject experiment = r.object(QStringLiteral("experiment"), true);
+    try {
+      run.config = experimentFromJson(experiment);
+    } catch (const ConfigError& e) {
+      throw ConfigError("experiment." + std::string(e.what()));
+    }
+    readHistory(r, run);
+    const QString label = readSweepLabel(r);
+    run.name = label.isEmpty() ? name : label;
+    r.finish();
+    return run;
+  } catch (const ConfigError& e) {
+    fail(where, QString::fromUtf8(e.what()));
+  }
+}
+
+RunRecord readRunFile(const QString& path) {
+  QJsonObject json;
+  try {
+    json = readJsonObjectFile(path, kMaxRunBytes, QStringLiteral("run file"));
+  } catch (const ConfigError& e) {
+    throw SessionError(e.what());
+  }
+  return runRecordFromRunFile(json, path, QFileInfo(path).completeBaseName());
+}
+
+namespace {
+
+// Every *.json of a folder, in name order, as run files (a sweep's output: run-NN-….json
+// beside summary.csv).
+std::vector<RunRecord> readRunFolder(const QString& path) {
+  const QDir dir(path);
+  const QStringList names =
+      dir.entryList({QStringLiteral("*.json")}, QDir::Files | QDir::Readable, QDir::Name);
+  if (names.isEmpty())
+    fail(path, QStringLiteral("expected a folder holding run files (*.json), found none"));
+  if (static_cast<std::size_t>(names.size()) > train::kMaxSweepRuns)
+    fail(path, QStringLiteral("expected at most %1 run files, found %2")
+                   .arg(static_cast<qulonglong>(train::kMaxSweepRuns))
+                   .arg(names.size()));
+  std::vector<RunRecord> runs;
+  for (const QString& name : names) {
+    runs.push_back(readRunFile(dir.filePath(name)));
+    runs.back().id = static_cast<int>(runs.size());
+  }
+  return runs;
+}
+
+}  // namespace
+
+std::vector<RunRecord> openSessionOrRuns(const QString& path) {
+  const QFileInfo info(path);
+  if (info.isDir()) return readRunFolder(path);
+  QJsonObject json;
+  try {
+    json = readJsonObjectFile(path, kMaxSessionBytes, QStringLiteral("session or run file"));
+  } catch (const ConfigError& e) {
+    throw SessionError(e.what());
+  }
+  const QString format = json.value(QLatin1String("format")).toString();
+  if (format == QLatin1String(kSessionFormat)) return sessionFromJson(json, path);
+  if (format != QLatin1String(kRunFormat))
+    fail(path, QStringLiteral("not an EpsilonLab session or run file (format is '%1', expected "
+                              "'%2' or '%3')")
+                   .arg(format, QLatin1String(kSessionFormat), QLatin1String(kRunFormat)));
+  if (info.size() > kMaxRunBytes)
+    fail(path, QStringLiteral("expected a run file of at most %1 MiB, found %2 bytes")
+                   .arg(kMaxRunBytes >> 20)
+                   .arg(info.size()));
+  RunRecord run = runRecordFromRunFile(json, path, info.completeBaseName());
+  run.id = 1;
+  return {run};
+}
+
+}  // namespace epsilon::ui
