@@ -1,6 +1,8 @@
 // The 2-D sets' teaching defaults show the trade-off (issue 11): without privacy every set
-// reaches 95% test accuracy, and at σ = 4 spiral and xor lose at least 10 points. Runs
-// unpaced (the defaults' pace only spreads the same computation over seconds).
+// reaches 95% test accuracy, and at σ = 4 spiral and xor lose at least 10 points, as the mean
+// of seeds 1-3 (one seed's accuracy moves by a few points with the compiler's floating-point
+// code: spiral's seed 1 gives 96.5% built by GCC, 94.5% by clang). Runs unpaced (the
+// defaults' pace only spreads the same computation over seconds).
 #include <QtTest>
 
 #include "core/train/config_check.h"
@@ -14,10 +16,15 @@ namespace {
 
 double finalAccuracy(ExperimentConfig c) {
   c.training.paceSeconds = 0.0;
-  const RunResult r = Trainer(c).run();
-  if (r.status != RunStatus::Done || r.history.empty())
-    qWarning("run ended: %s", r.message.c_str());
-  return r.history.empty() ? 0.0 : r.history.back().testAccuracy;
+  double sum = 0.0;
+  for (const std::uint64_t seed : {1, 2, 3}) {
+    c.training.seed = seed;
+    const RunResult r = Trainer(c).run();
+    if (r.status != RunStatus::Done || r.history.empty())
+      qWarning("run ended: %s", r.message.c_str());
+    sum += r.history.empty() ? 0.0 : r.history.back().testAccuracy;
+  }
+  return sum / 3.0;
 }
 
 }  // namespace

@@ -175,7 +175,11 @@ class TestSessionFile : public QObject {
     const auto withLoss = [&](const QJsonValue& step) {
       QJsonArray runs = session["runs"].toArray();
       QJsonObject run = runs[0].toObject();
-      run["losses"] = QJsonArray{QJsonArray{step, 2.5}};
+      // Appended, not QJsonArray{QJsonArray{...}}: a braced list holding one QJsonArray is a
+      // copy under clang (CWG 2137), a one-element array under GCC.
+      QJsonArray losses;
+      losses.append(QJsonArray{step, 2.5});
+      run["losses"] = losses;
       runs[0] = run;
       QJsonObject changed = session;
       changed["runs"] = runs;
