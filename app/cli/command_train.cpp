@@ -14,6 +14,7 @@
 #include "core/data/registry.h"
 #include "core/train/job_runner.h"
 #include "experiment_json.h"
+#include "norms_plot.h"
 #include "reproduce_plot.h"
 #include "train_flags.h"
 #include "ui/io/run_conversion.h"
@@ -64,7 +65,8 @@ void addTrainOptions(QCommandLineParser& parser) {
        QStringLiteral("FILE")},
       {QStringLiteral("csv"), QStringLiteral("Write the history as CSV."), QStringLiteral("FILE")},
       {QStringLiteral("plot"),
-       QStringLiteral("Draw the GUI's four charts of the run (.png, .svg or .pdf)."),
+       QStringLiteral("Draw the GUI's four charts of the run (.png, .svg or .pdf), and the last "
+                      "lot's gradient norms before clipping beside it (FILE-gradient-norms.EXT)."),
        QStringLiteral("FILE")},
       {QStringLiteral("print-config"),
        QStringLiteral("Print the resolved experiment as JSON and exit.")},
@@ -95,9 +97,13 @@ train::ExperimentConfig readTrainConfig(const QCommandLineParser& parser, int& t
   return config;
 }
 
-// Trains on one job of a JobRunner, printing each evaluation as a JSON line unless quiet.
-train::RunResult trainOnce(const train::ExperimentConfig& config,
-                           std::shared_ptr<const data::Dataset> dataset, int threads, bool quiet) {
+// Trains on one job of a JobRunner, printing each evaluation as a JSON line unless quiet. With
+// `lastNorms`, the run also reports each lot's pre-clip gradient norms (results are unchanged)
+// and the last lot's are kept there.
+train::RunResult trainOnce(train::ExperimentConfig config,
+                           std::shared_ptr<const data::Dataset> dataset, int threads, bool quiet,
+                           std::shared_ptr<const train::GradientNormSample>* lastNorms = nullptr) {
+  if (lastNorms) config.training.gradientNorms = true;
   if (config.privacy.secureNoise) {
     // Said on stderr so the JSON on stdout stays machine-readable.
     QTextStream(stderr)
@@ -109,17 +115,29 @@ train::RunResult trainOnce(const train::ExperimentConfig& config,
   const train::RunId id = runner.submit(
       config,
       [&](const train::ProgressEvent& event) {
-        if (quiet || event.kind != train::EventKind::Evaluation) return;
         const std::lock_guard lock(printing);
+        if (lastNorms && event.gradientNorms) *lastNorms = event.gradientNorms;
+        if (quiet || event.kind != train::EventKind::Evaluation) return;
         printJsonLine(progressToJson(event));
       },
       std::move(dataset));
   return runner.wait(id);
 }
 
-// --out, --csv and --plot.
+// --plot's second figure, beside the charts: the last lot's gradient norms.
+void plotGradientNorms(const QString& plotPath, const train::ExperimentConfig& config,
+                       const train::GradientNormSample& sample) {
+  const QString path = gradientNormPlotPath(plotPath);
+  const QString error = plotFigure(gradientNormFigure(sample, config.privacy.privatizer,
+                                                      QString::fromStdString(config.model.preset)),
+                                   path);
+  if (!error.isEmpty()) throw UsageError(QStringLiteral("--plot: %1").arg(error).toStdString());
+}
+
+// --out, --csv and --plot (the run's charts, and its last lot's gradient norms when known).
 void writeTrainOutputs(const QCommandLineParser& parser, const train::ExperimentConfig& config,
-                       const train::RunResult& result) {
+                       const train::RunResult& result,
+                       const std::shared_ptr<const train::GradientNormSample>& lastNorms) {
   if (parser.isSet(QStringLiteral("out"))) {
     writeFileAtomically(parser.value(QStringLiteral("out")),
                         QJsonDocument(runToJson(result)).toJson(QJsonDocument::Indented));
@@ -131,6 +149,7 @@ void writeTrainOutputs(const QCommandLineParser& parser, const train::Experiment
     const QString error = plotRecords(
         {ui::recordFromResult(result, QString::fromStdString(config.model.preset))}, path, {});
     if (!error.isEmpty()) throw UsageError(QStringLiteral("--plot: %1").arg(error).toStdString());
+    if (lastNorms) plotGradientNorms(path, config, *lastNorms);
   }
 }
 
@@ -155,9 +174,12 @@ int runTrain(const QStringList& arguments) {
   } catch (const ConfigError& e) {
     rethrowWithFlag(e);
   }
+  std::shared_ptr<const train::GradientNormSample> lastNorms;
+  const bool plotting = parser.isSet(QStringLiteral("plot"));
   const train::RunResult result =
-      trainOnce(config, dataset, threads, parser.isSet(QStringLiteral("quiet")));
-  writeTrainOutputs(parser, config, result);
+      trainOnce(config, dataset, threads, parser.isSet(QStringLiteral("quiet")),
+                plotting ? &lastNorms : nullptr);
+  writeTrainOutputs(parser, config, result, lastNorms);
   if (result.status != train::RunStatus::Done) {
     QTextStream(stderr) << "epsilonlab-cli train: run "
                         << QString::fromStdString(train::runStatusName(result.status)) << ": "

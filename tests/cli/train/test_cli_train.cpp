@@ -69,10 +69,25 @@ class TestCliTrain : public QObject {
     QVERIFY2(runCli(tinyRun() + QStringList{"--quiet", "--plot", png}).exitCode == 0, "png");
     const QImage image(png);
     QCOMPARE(image.size(), QSize(1600, 1100));
+    // Beside it, the gradient-norm view: a histogram in the run's blue and the clip line in
+    // red-orange, both drawn (not a blank image).
+    const QImage norms(dir.filePath("charts-gradient-norms.png"));
+    QCOMPARE(norms.size(), QSize(1100, 800));
+    int blue = 0, orange = 0;
+    for (int y = 0; y < norms.height(); y += 2)
+      for (int x = 0; x < norms.width(); x += 2) {
+        const QColor c = norms.pixelColor(x, y);
+        blue += c.blue() > 150 && c.red() < 60 && c.green() > 80 && c.green() < 150;
+        orange += c.red() > 180 && c.green() > 60 && c.green() < 120 && c.blue() < 60;
+      }
+    QVERIFY2(blue > 50 && orange > 20, qPrintable(QStringLiteral("%1 %2").arg(blue).arg(orange)));
     QVERIFY2(runCli(tinyRun() + QStringList{"--quiet", "--plot", svg}).exitCode == 0, "svg");
     QFile file(svg);
     QVERIFY(file.open(QIODevice::ReadOnly));
     QVERIFY(file.readAll().contains("<svg"));
+    QFile normsSvg(dir.filePath("charts-gradient-norms.svg"));
+    QVERIFY(normsSvg.open(QIODevice::ReadOnly));
+    QVERIFY(normsSvg.readAll().contains("clip norm C = 1"));
 #endif
     const CliOutcome bad = runCli(tinyRun() + QStringList{"--plot", dir.filePath("charts.bmp")});
     QCOMPARE(bad.exitCode, 2);
