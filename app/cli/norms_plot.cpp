@@ -10,9 +10,6 @@ namespace epsilon::cli {
 
 namespace {
 
-constexpr int kBins = 40;           // as the GUI's gradient-norm view
-constexpr double kHeadroom = 1.25;  // the histogram reaches past C so the line is never at an edge
-
 // The histogram's outline: up the left edge of each bin, across its top, down its right edge.
 ui::FigureSeries histogramSeries(const train::NormHistogram& histogram) {
   ui::FigureSeries bars;
@@ -50,13 +47,8 @@ ui::FigureSeries tanhSeries(const train::GradientNormSample& sample,
 
 ui::Figure gradientNormFigure(const train::GradientNormSample& sample,
                               const privacy::PrivatizerOptions& options, const QString& runName) {
-  double largest = 0.0;
-  for (const double n : sample.norms)
-    if (std::isfinite(n)) largest = std::max(largest, n);
+  const train::NormHistogram histogram = train::normViewHistogram(sample);  // as the GUI's
   const double c = sample.clipNorm;
-  const double span = std::max(largest, std::isfinite(c) ? kHeadroom * c : 0.0);
-  const train::NormHistogram histogram =
-      train::normHistogram(sample.norms, kBins, span > 0.0 ? span : 0.0);
   long long tallest = 1;
   for (const long long count : histogram.counts) tallest = std::max(tallest, count);
 

@@ -11,6 +11,13 @@
 
 namespace epsilon::nn {
 
+// The transform's implementation version, part of every feature-cache key: raise it whenever
+// a change alters the computed features (even in their last bits), so that files written by
+// an older implementation are recomputed rather than reused.
+//   1  kissfft row/column passes, low-pass in the Fourier domain
+//   2  2-D DFTs as Eigen products, separable low-pass in space, no forward DFT of U2
+inline constexpr int kScatteringImplementation = 2;
+
 struct ScatteringOptions {
   int scales = 2;  // J: the coarsest wavelet has scale 2^(J-1); outputs are subsampled by 2^J
   int angles = 8;  // L: orientations in [0, π)

@@ -13,7 +13,8 @@ namespace epsilon::train {
 
 namespace {
 
-constexpr std::array<char, 8> kMagic{'E', 'P', 'S', 'C', 'A', 'T', 'F', '1'};
+// File format 2: the header names the transform's implementation version.
+constexpr std::array<char, 8> kMagic{'E', 'P', 'S', 'C', 'A', 'T', 'F', '2'};
 constexpr std::uint64_t kFnvOffset = 14695981039346656037ull;
 constexpr std::uint64_t kFnvPrime = 1099511628211ull;
 
@@ -42,12 +43,13 @@ std::uint64_t hashSplit(std::uint64_t h, const data::Split& split) {
 struct Header {
   std::array<char, 8> magic = kMagic;
   std::uint64_t contentHash = 0;
+  std::int32_t implementation = nn::kScatteringImplementation;
   std::int32_t scales = 0, angles = 0;
   std::int64_t trainRows = 0, testRows = 0, columns = 0;
   bool operator==(const Header&) const = default;
 };
 
-using Key = std::tuple<std::uint64_t, int, int>;
+using Key = std::tuple<std::uint64_t, int, int>;  // content hash, scales, angles
 std::mutex g_memoryMutex;
 std::map<Key, std::weak_ptr<const data::Dataset>> g_memory;
 std::shared_ptr<const data::Dataset> g_mostRecent;  // kept alive between runs
@@ -57,8 +59,8 @@ std::filesystem::path cacheFile(const FeatureCacheOptions& cache, const Header& 
       cache.directory.empty() ? defaultFeatureCacheDirectory() : cache.directory;
   if (dir.empty()) return {};
   char name[96];
-  std::snprintf(name, sizeof name, "scattering-J%d-L%d-%016llx.bin", int(h.scales), int(h.angles),
-                static_cast<unsigned long long>(h.contentHash));
+  std::snprintf(name, sizeof name, "scattering-v%d-J%d-L%d-%016llx.bin", int(h.implementation),
+                int(h.scales), int(h.angles), static_cast<unsigned long long>(h.contentHash));
   return dir / name;
 }
 

@@ -9,6 +9,16 @@
 
 namespace epsilon::train {
 
+NormHistogram normViewHistogram(const GradientNormSample& sample) {
+  constexpr double kHeadroom = 1.25;
+  double largest = 0.0;
+  for (const double n : sample.norms)
+    if (std::isfinite(n)) largest = std::max(largest, n);
+  const double c = sample.clipNorm;
+  const double span = std::max(largest, std::isfinite(c) ? kHeadroom * c : 0.0);
+  return normHistogram(sample.norms, kNormViewBins, span > 0.0 ? span : 0.0);
+}
+
 NormHistogram normHistogram(std::span<const double> values, int bins, double max) {
   if (bins < 1)
     throw ConfigError("histogram bins: expected an integer >= 1, got " + std::to_string(bins));

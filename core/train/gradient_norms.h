@@ -36,6 +36,12 @@ struct NormHistogram {
 // there is none), so a lot's histogram always spans its norms.
 NormHistogram normHistogram(std::span<const double> values, int bins, double max = 0.0);
 
+// The histogram both gradient-norm views draw (the GUI's and `train --plot`'s figure):
+// kNormViewBins bins over [0, max(largest finite norm, 1.25·C)], so the clip norm's line is
+// never at the right edge (C is left out when it is not finite: tanh and none).
+inline constexpr int kNormViewBins = 30;
+NormHistogram normViewHistogram(const GradientNormSample& sample);
+
 struct CurvePoint {
   double input = 0.0;
   double output = 0.0;

@@ -176,4 +176,25 @@ std::vector<RunRecord> openSessionOrRuns(const QString& path) {
   return {run};
 }
 
+QString saveSuggestionAfterOpening(const QString& path) {
+  const QFileInfo info(path);
+  if (!info.isDir()) {
+    try {
+      const QJsonObject json =
+          readJsonObjectFile(path, kMaxSessionBytes, QStringLiteral("session or run file"));
+      if (json.value(QLatin1String("format")).toString() == QLatin1String(kSessionFormat))
+        return path;
+    } catch (const std::exception&) {
+      // Unreadable now: propose a new name rather than the file.
+    }
+  }
+  if (info.isDir()) {
+    QDir folder(info.absoluteFilePath());
+    const QString name = folder.dirName();
+    folder.cdUp();
+    return folder.filePath(name + QStringLiteral("-session.json"));
+  }
+  return info.absoluteDir().filePath(info.completeBaseName() + QStringLiteral("-session.json"));
+}
+
 }  // namespace epsilon::ui

@@ -29,4 +29,10 @@ RunRecord readRunFile(const QString& path);
 // file, a folder holding run files).
 std::vector<RunRecord> openSessionOrRuns(const QString& path);
 
+// Where File › Save session should propose to write after opening `path`: the file itself
+// when it is a session file, else a new "<name>-session.json" beside the run file or folder,
+// so that saving never writes a session over a CLI run file or into a run folder (where it
+// would then be read as a run file).
+QString saveSuggestionAfterOpening(const QString& path);
+
 }  // namespace epsilon::ui

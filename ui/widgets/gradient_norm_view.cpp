@@ -13,8 +13,6 @@ namespace {
 const QColor kBarColour(70, 130, 180);
 const QColor kClipColour(200, 30, 30);
 const QColor kCurveColour(40, 150, 60);
-constexpr double kHeadroom =
-    1.25;  // the axis runs a quarter beyond C so the line is never at the edge
 }  // namespace
 
 GradientNormView::GradientNormView(QWidget* parent) : QWidget(parent) {
@@ -32,16 +30,7 @@ void GradientNormView::setSample(std::shared_ptr<const train::GradientNormSample
   m_sample = std::move(sample);
   m_options = options;
   m_runName = runName;
-  if (m_sample) {
-    double largest = 0;
-    for (double n : m_sample->norms)
-      if (std::isfinite(n)) largest = std::max(largest, n);
-    const double c = m_sample->clipNorm;
-    const double span = std::max(largest, std::isfinite(c) ? kHeadroom * c : 0.0);
-    m_histogram = train::normHistogram(m_sample->norms, kBins, span > 0 ? span : 0.0);
-  } else {
-    m_histogram = {};
-  }
+  m_histogram = m_sample ? train::normViewHistogram(*m_sample) : train::NormHistogram{};
   update();
 }
 

@@ -15,7 +15,7 @@ namespace epsilon::ui {
 class GradientNormView : public QWidget {
   Q_OBJECT
  public:
-  static constexpr int kBins = 30;
+  static constexpr int kBins = train::kNormViewBins;
 
   explicit GradientNormView(QWidget* parent = nullptr);
 
@@ -26,7 +26,7 @@ class GradientNormView : public QWidget {
 
   bool hasSample() const { return m_sample != nullptr; }
   const train::GradientNormSample* sample() const { return m_sample.get(); }
-  // The histogram drawn: kBins bins over [0, max(largest norm, 1.25·C)].
+  // The histogram drawn: train::normViewHistogram of the sample.
   const train::NormHistogram& histogram() const { return m_histogram; }
   QString caption() const;  // "step 120 · 64 units · C = 1 · 23% clipped"
 

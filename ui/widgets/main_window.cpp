@@ -12,6 +12,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTabBar>
 #include <QTextBrowser>
 #include <QTimer>
 #include <QUndoStack>
@@ -363,6 +364,15 @@ void MainWindow::showError(const QString& title, const QString& message) {
   auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
   box->setAttribute(Qt::WA_DeleteOnClose);
   box->open();
+}
+
+void MainWindow::childEvent(QChildEvent* event) {
+  QMainWindow::childEvent(event);
+  if (!event->polished()) return;
+  if (auto* bar = qobject_cast<QTabBar*>(event->child())) {
+    bar->setElideMode(Qt::ElideNone);
+    bar->setUsesScrollButtons(true);
+  }
 }
 
 void MainWindow::updateTitle() {

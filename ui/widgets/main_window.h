@@ -92,6 +92,9 @@ class MainWindow : public QMainWindow {
 
  protected:
   void closeEvent(QCloseEvent* event) override;
+  // Tabs of tabified docks show their whole titles, with scroll arrows when they do not fit:
+  // an elided "M…" names nothing, least of all on a projector.
+  void childEvent(QChildEvent* event) override;
 
  private:
   void buildDocks();
@@ -153,7 +156,8 @@ class MainWindow : public QMainWindow {
   QPushButton* m_sweepCancel = nullptr;
   QList<int> m_sweepRuns;
   double m_paceSeconds = -1.0;  // < 0: each config's own pace
-  QString m_sessionPath;
+  QString m_sessionPath;        // the session (or run file, run folder) last opened or saved
+  QString m_saveSuggestion;     // what Save session proposes (never a run file or folder)
   QString m_lastError;
   QString m_shownDataset;
   std::shared_ptr<const data::Dataset> m_dataset;

@@ -41,7 +41,7 @@ QString MainWindow::saveSessionTo(const QString& path) {
     showError(tr("Cannot save the session"), QString::fromUtf8(e.what()));
     return m_lastError;
   }
-  m_sessionPath = path;
+  m_sessionPath = m_saveSuggestion = path;
   if (m_options.useSettings) QSettings().setValue(QStringLiteral("lastSession"), path);
   updateTitle();
   statusBar()->showMessage(tr("Saved %1 runs to %2").arg(m_runs->rowCount()).arg(path), 5000);
@@ -63,6 +63,7 @@ QString MainWindow::openSessionFrom(const QString& path) {
   for (auto& r : runs) m_runs->addRun(std::move(r));
   m_charts->redrawNow();
   m_sessionPath = path;
+  m_saveSuggestion = saveSuggestionAfterOpening(path);
   if (m_options.useSettings) QSettings().setValue(QStringLiteral("lastSession"), path);
   updateTitle();
   statusBar()->showMessage(tr("Opened %1 runs from %2").arg(count).arg(path), 5000);
@@ -80,7 +81,7 @@ void MainWindow::askReopenLastSession() {
 void MainWindow::askSaveSession() {
   QString path =
       askSaveFile(this, FolderPurpose::Sessions, tr("Save session"),
-                  m_sessionPath.isEmpty() ? QStringLiteral("session.json") : m_sessionPath,
+                  m_saveSuggestion.isEmpty() ? QStringLiteral("session.json") : m_saveSuggestion,
                   tr("EpsilonLab sessions (*.json)"));
   if (path.isEmpty()) return;
   if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".json");

@@ -1,6 +1,7 @@
 // Scattering features of a data set: computed once, then served from memory and from the
 // disk cache (keyed by content, not name); a truncated or corrupted cache file is detected,
-// recomputed and rewritten; and a scattering preset trains on the features end to end.
+// recomputed and rewritten, and so is one from another version of the transform; and a scattering
+// preset trains on the features end to end.
 #include <QtTest>
 #include <filesystem>
 #include <fstream>
@@ -127,6 +128,34 @@ class TestFeatureCache : public QObject {
     clearFeatureMemoryCache();
     scatteringFeatures(raw, {}, options(), {}, &source);
     QCOMPARE(int(source), int(FeatureSource::Disk));
+  }
+
+  // Features from another implementation of the transform are never reused: its version is
+  // in the file's name and in its header, and a header naming another version is recomputed.
+  void anotherImplementationVersionIsRecomputed() {
+    const data::Dataset raw = bars(20, 4);
+    FeatureSource source{};
+    const auto reference = scatteringFeatures(raw, {}, options(), {}, &source);
+    char name[96];
+    std::snprintf(name, sizeof name, "scattering-v%d-J2-L8-%016llx.bin",
+                  nn::kScatteringImplementation,
+                  static_cast<unsigned long long>(datasetContentHash(raw)));
+    const fs::path file = options().directory / name;
+    QVERIFY2(fs::exists(file), name);
+    {
+      // The header: 8 bytes of magic, the 64-bit content hash, then the version (int32).
+      std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+      const std::int32_t older = nn::kScatteringImplementation - 1;
+      f.seekp(16);
+      f.write(reinterpret_cast<const char*>(&older), sizeof older);
+    }
+    clearFeatureMemoryCache();
+    const auto recomputed = scatteringFeatures(raw, {}, options(), {}, &source);
+    QCOMPARE(int(source), int(FeatureSource::Computed));
+    QVERIFY(recomputed->train.features == reference->train.features);
+    clearFeatureMemoryCache();
+    scatteringFeatures(raw, {}, options(), {}, &source);
+    QCOMPARE(int(source), int(FeatureSource::Disk));  // rewritten with the current version
   }
 
   void refusesFlatVectors() {

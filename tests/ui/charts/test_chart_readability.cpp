@@ -1,13 +1,15 @@
 // Charts a class can read: at projector sizes (1024×720, 1280×720, 1920×1080), in normal and
 // presentation mode, with five runs on the charts, Qt Charts elides no chart title, axis title
 // or tick label ("Test accuracy v...", "5001e+..."), no tick label takes an exponent, the
-// Runs table shows its "Test accuracy" header whole and the attacker sentence is in view.
+// Runs table shows its "Test accuracy" header whole, the attacker sentence is in view and
+// the docks' tabs show their whole titles.
 // A run whose loss blows up (σ 8 with momentum 0.9 on xor) turns the loss axis logarithmic.
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLogValueAxis>
+#include <QTabBar>
 #include <QTableView>
 #include <QTest>
 #include <QValueAxis>
@@ -128,6 +130,7 @@ class TestChartReadability : public QObject {
     checkCharts(w);
     checkRunsHeader(w);
     checkAttackerSentence(w, size.width() >= 1280);
+    checkDockTabs(w);
   }
 
   void lossAxisTurnsLogarithmicForABlowUp() {
@@ -178,6 +181,26 @@ class TestChartReadability : public QObject {
                    qPrintable(chartTitle(kind)));
       }
     }
+  }
+
+  // The tabs of the tabified docks (Model view, Help, Gradient norms) are each wide enough for
+  // their whole title; when together they are wider than the dock, the bar scrolls.
+  void checkDockTabs(MainWindow& w) {
+    const auto bars = w.findChildren<QTabBar*>(QString(), Qt::FindDirectChildrenOnly);
+    int tabs = 0;
+    for (QTabBar* bar : bars) {
+      if (!bar->isVisible()) continue;
+      for (int i = 0; i < bar->count(); ++i, ++tabs) {
+        const QString text = bar->tabText(i);
+        const int needed = QFontMetrics(bar->font()).horizontalAdvance(text);
+        QVERIFY2(bar->tabRect(i).width() >= needed,
+                 qPrintable(QStringLiteral("tab '%1': %2 px < %3 px")
+                                .arg(text)
+                                .arg(bar->tabRect(i).width())
+                                .arg(needed)));
+      }
+    }
+    QVERIFY2(tabs >= 2, "expected the tabified Model view and Help docks");
   }
 
   void checkRunsHeader(MainWindow& w) {

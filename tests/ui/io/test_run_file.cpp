@@ -189,6 +189,24 @@ class TestRunFile : public QObject {
     QCOMPARE(sessionJson(openSessionOrRuns(session)), sessionJson(runs));
   }
 
+  // After opening a run file or a run folder, Save session proposes a new session file beside
+  // it, never the run file itself nor a name inside the folder; a session proposes itself.
+  void savingAfterOpeningNeverProposesTheRunFile() {
+    const QString run = source(QStringLiteral("tests/ui/io/data/cli-train-run.json"));
+    const QString folder = source(QStringLiteral("tests/ui/io/data/cli-sweep"));
+    const QString data = source(QStringLiteral("tests/ui/io/data"));
+    QCOMPARE(QFileInfo(saveSuggestionAfterOpening(run)).absoluteFilePath(),
+             QDir(data).absoluteFilePath(QStringLiteral("cli-train-run-session.json")));
+    QCOMPARE(QFileInfo(saveSuggestionAfterOpening(folder)).absoluteFilePath(),
+             QDir(data).absoluteFilePath(QStringLiteral("cli-sweep-session.json")));
+    QCOMPARE(QFileInfo(saveSuggestionAfterOpening(folder + QStringLiteral("/"))).absoluteFilePath(),
+             QDir(data).absoluteFilePath(QStringLiteral("cli-sweep-session.json")));
+    QTemporaryDir dir;
+    const QString session = dir.filePath(QStringLiteral("mine.json"));
+    saveSession(session, openSessionOrRuns(run));
+    QCOMPARE(saveSuggestionAfterOpening(session), session);
+  }
+
   // `epsilonlab-cli sweep --out DIR`: the folder opens as its run files in name order (the
   // summary.csv beside them is not a run), each named after its sweep point, ids 1, 2, …
   void aSweepFolderOpensAsOneRunPerFile() {
