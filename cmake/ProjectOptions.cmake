@@ -37,3 +37,11 @@ function(epsilon_add_area name)
   target_link_libraries(epsilon_${name} PUBLIC ${ARG_DEPENDS} PRIVATE epsilon::warnings epsilon::options)
   set_target_properties(epsilon_${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
 endfunction()
+
+# epsilon_unity_build(TARGET): compile the target's sources in batches of eight per translation
+# unit. The Qt-heavy targets (widgets, charts, io, CLI) spend most of their compile time parsing
+# the same Qt headers in every file; batching cuts a cold build by minutes on two cores.
+# Files in one batch share a translation unit, so file-local names must not collide.
+function(epsilon_unity_build target)
+  set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
+endfunction()

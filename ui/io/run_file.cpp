@@ -17,13 +17,8 @@ namespace epsilon::ui {
 namespace {
 
 constexpr const char* kRunFormat = "epsilonlab-run";
-constexpr const char* kSessionFormat = "epsilonlab-session";
 constexpr qint64 kMaxRunBytes = 256LL << 20;      // a run file holds one history
 constexpr qint64 kMaxSessionBytes = 512LL << 20;  // as loadSession allows
-
-[[noreturn]] void fail(const QString& where, const QString& what) {
-  throw SessionError(QStringLiteral("%1: %2").arg(where, what).toStdString());
-}
 
 // One history event (progressToJson's keys): the evaluation point, and the privacy it states.
 EvalPoint readEvent(JsonReader& e, train::PrivacySpent& privacy) {
@@ -114,7 +109,7 @@ RunRecord runRecordFromRunFile(const QJsonObject& json, const QString& where, co
     r.finish();
     return run;
   } catch (const ConfigError& e) {
-    fail(where, QString::fromUtf8(e.what()));
+    throwSessionError(where, QString::fromUtf8(e.what()));
   }
 }
 
@@ -137,11 +132,12 @@ std::vector<RunRecord> readRunFolder(const QString& path) {
   const QStringList names =
       dir.entryList({QStringLiteral("*.json")}, QDir::Files | QDir::Readable, QDir::Name);
   if (names.isEmpty())
-    fail(path, QStringLiteral("expected a folder holding run files (*.json), found none"));
+    throwSessionError(path,
+                      QStringLiteral("expected a folder holding run files (*.json), found none"));
   if (static_cast<std::size_t>(names.size()) > train::kMaxSweepRuns)
-    fail(path, QStringLiteral("expected at most %1 run files, found %2")
-                   .arg(static_cast<qulonglong>(train::kMaxSweepRuns))
-                   .arg(names.size()));
+    throwSessionError(path, QStringLiteral("expected at most %1 run files, found %2")
+                                .arg(static_cast<qulonglong>(train::kMaxSweepRuns))
+                                .arg(names.size()));
   std::vector<RunRecord> runs;
   for (const QString& name : names) {
     runs.push_back(readRunFile(dir.filePath(name)));
@@ -164,13 +160,14 @@ std::vector<RunRecord> openSessionOrRuns(const QString& path) {
   const QString format = json.value(QLatin1String("format")).toString();
   if (format == QLatin1String(kSessionFormat)) return sessionFromJson(json, path);
   if (format != QLatin1String(kRunFormat))
-    fail(path, QStringLiteral("not an EpsilonLab session or run file (format is '%1', expected "
-                              "'%2' or '%3')")
-                   .arg(format, QLatin1String(kSessionFormat), QLatin1String(kRunFormat)));
+    throwSessionError(
+        path, QStringLiteral("not an EpsilonLab session or run file (format is '%1', expected "
+                             "'%2' or '%3')")
+                  .arg(format, QLatin1String(kSessionFormat), QLatin1String(kRunFormat)));
   if (info.size() > kMaxRunBytes)
-    fail(path, QStringLiteral("expected a run file of at most %1 MiB, found %2 bytes")
-                   .arg(kMaxRunBytes >> 20)
-                   .arg(info.size()));
+    throwSessionError(path, QStringLiteral("expected a run file of at most %1 MiB, found %2 bytes")
+                                .arg(kMaxRunBytes >> 20)
+                                .arg(info.size()));
   RunRecord run = runRecordFromRunFile(json, path, info.completeBaseName());
   run.id = 1;
   return {run};

@@ -19,12 +19,7 @@ namespace epsilon::ui {
 
 namespace {
 
-constexpr const char* kSessionFormat = "epsilonlab-session";
 constexpr int kSessionVersion = 1;
-
-[[noreturn]] void fail(const QString& where, const QString& what) {
-  throw SessionError(QStringLiteral("%1: %2").arg(where, what).toStdString());
-}
 
 QString parseColour(JsonReader& r) {
   // "" lets the run model pick the next palette colour.
@@ -59,6 +54,10 @@ std::vector<LossPoint> readLosses(JsonReader& r) {
 }
 
 }  // namespace
+
+void throwSessionError(const QString& where, const QString& what) {
+  throw SessionError(QStringLiteral("%1: %2").arg(where, what).toStdString());
+}
 
 QJsonObject runToJson(const RunRecord& run) {
   QJsonArray evals;
@@ -143,8 +142,9 @@ std::vector<RunRecord> sessionFromJson(const QJsonObject& session, const QString
     r.allowOnly({"format", "version", "runs"});
     const QString format = r.string(QStringLiteral("format"), true, {}, true);
     if (format != QLatin1String(kSessionFormat))
-      fail(fileName, QStringLiteral("not an EpsilonLab session (format is '%1', expected '%2')")
-                         .arg(format, QLatin1String(kSessionFormat)));
+      throwSessionError(fileName,
+                        QStringLiteral("not an EpsilonLab session (format is '%1', expected '%2')")
+                            .arg(format, QLatin1String(kSessionFormat)));
     r.integer(QStringLiteral("version"), kSessionVersion, kSessionVersion, 0, true);
     std::vector<RunRecord> runs;
     QSet<int> ids;
@@ -160,7 +160,7 @@ std::vector<RunRecord> sessionFromJson(const QJsonObject& session, const QString
     }
     return runs;
   } catch (const ConfigError& e) {
-    fail(fileName, QString::fromUtf8(e.what()));
+    throwSessionError(fileName, QString::fromUtf8(e.what()));
   }
 }
 

@@ -20,6 +20,11 @@ class SessionError : public epsilon::Error {
   using epsilon::Error::Error;
 };
 
+// The "format" value of a session file (a run file's is "epsilonlab-run").
+inline constexpr const char* kSessionFormat = "epsilonlab-session";
+// Throws SessionError("<where>: <what>"), the form of every session and run file error.
+[[noreturn]] void throwSessionError(const QString& where, const QString& what);
+
 class JsonReader;
 // The "status" of a stored run (session or run file): an unknown name is a ConfigError naming
 // the key; a run stored while queued or running cannot resume, so it reads as cancelled.

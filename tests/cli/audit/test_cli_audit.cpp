@@ -4,11 +4,12 @@
 #ifdef EPSILON_HAVE_PLOT
 #include <QImage>
 #endif
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 #include <cmath>
 
 #include "cli_runner.h"

@@ -2,7 +2,10 @@
 // preset file in resources/presets/, a verdict ("same trend" or "different trend") for every
 // figure each preset names, and every image it references exists and loads.
 #include <QDir>
-#include <QtTest>
+#include <QFile>
+#include <QJsonValue>
+#include <QSet>
+#include <QTest>
 #ifdef EPSILON_HAVE_PLOT
 #include <QImage>
 #endif

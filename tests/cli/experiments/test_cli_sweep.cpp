@@ -3,7 +3,10 @@
 // and give the same numbers as the whole sweep; --plot writes a PNG that loads; an
 // accountant preset runs instantly; bad input exits with status 2 naming the flag or field.
 #include <QDir>
-#include <QtTest>
+#include <QFile>
+#include <QMap>
+#include <QSet>
+#include <QTest>
 #ifdef EPSILON_HAVE_PLOT
 #include <QImage>
 #endif

@@ -3,10 +3,11 @@
 // PLD; `epsilon` accounts DP-SGD only, both, or the PCA alone; `calibrate` holds the PCA fixed;
 // every bad PCA value exits 2 naming its flag; experiment files carry the three settings, and
 // `sweep` can vary them.
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 #include <cmath>
 
 #include "cli_runner.h"

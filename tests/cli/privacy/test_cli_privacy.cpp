@@ -2,8 +2,9 @@
 // the published settings, and exit status 2 with the flag named for every invalid input.
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QJsonParseError>
 #include <QProcess>
-#include <QtTest>
+#include <QTest>
 #include <cmath>
 
 #include "cli_runner.h"

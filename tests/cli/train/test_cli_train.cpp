@@ -1,10 +1,12 @@
 // `epsilonlab-cli train` as a user runs it: a tiny run printing one JSON line per
 // evaluation and writing --out and --csv; --config with flags overriding it; the same output
 // with 1 and 2 threads; exit status 2 with the field named for bad flags, values and files.
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QtTest>
+#include <QTest>
 #ifdef EPSILON_HAVE_PLOT
 #include <QImage>
 #endif

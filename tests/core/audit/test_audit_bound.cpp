@@ -1,7 +1,7 @@
 // The one-run audit's statistics (Steinke, Nasr & Jagielski 2023): the p-value against a
 // direct binomial tail, ε̂ = 0 without evidence, ε̂ growing with the correct guesses, the δ
 // term only lowering ε̂, guess counting and the Bonferroni-corrected grid.
-#include <QtTest>
+#include <QTest>
 #include <cmath>
 #include <vector>
 

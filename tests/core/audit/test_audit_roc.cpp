@@ -1,7 +1,7 @@
 // ROC curves of membership tests: hand-computed points, AUC as the Mann–Whitney statistic
 // with ties, TPR at a fixed FPR never interpolated, the advantage, and the loss-threshold
 // attack on explicit losses.
-#include <QtTest>
+#include <QTest>
 #include <cmath>
 #include <vector>
 

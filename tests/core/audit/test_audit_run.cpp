@@ -1,7 +1,7 @@
 // The audit end to end on small data (seconds): canaries really go through the Trainer, a
 // non-private memorising run is caught (AUC > 0.6, ε̂ > 1), DP runs at σ ≥ 1 never give a
 // lower bound above the accountant's ε, and the run's privacy profile agrees with its ε.
-#include <QtTest>
+#include <QTest>
 #include <cmath>
 
 #include "core/audit/one_run_audit.h"

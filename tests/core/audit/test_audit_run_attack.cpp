@@ -2,7 +2,7 @@
 // points, both ends, the low-FPR end, never a higher TPR at a given FPR), attackFinishedRun gives
 // exactly attackModel's numbers on the run's data, and the accountant's bound is there for a DP
 // run (above chance, at most 1) and absent for a run without noise.
-#include <QtTest>
+#include <QTest>
 #include <algorithm>
 #include <cmath>
 #include <random>

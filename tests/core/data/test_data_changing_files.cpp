@@ -3,7 +3,8 @@
 // files and classes.txt while the loader loads the folder again and again. Every load must
 // either return a consistent data set or throw a DataError naming a file — never crash,
 // never throw anything else, never return images without their labels.
-#include <QtTest>
+#include <QTemporaryDir>
+#include <QTest>
 #include <atomic>
 #include <chrono>
 #include <filesystem>

@@ -1,7 +1,7 @@
 // GroupNorm beyond its central-difference checks (in test_nn_layers): each group of each
 // example comes out with mean 0 and variance 1, examples never mix, and a model's
 // per-example gradients through the layer equal those of each example run alone.
-#include <QtTest>
+#include <QTest>
 
 #include "core/common/errors.h"
 #include "core/nn/dense.h"

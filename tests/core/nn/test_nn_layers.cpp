@@ -1,7 +1,7 @@
 // Every layer's gradients against central finite differences in double: the input gradient
 // of backward(), the weighted parameter gradient, the per-example gradients and their norms;
 // conv and max-pool outputs against naive loops; the loss's gradient and stability.
-#include <QtTest>
+#include <QTest>
 #include <algorithm>
 #include <cmath>
 #include <limits>

@@ -1,6 +1,6 @@
 // Model and presets: exact parameter counts, shape errors that name the preset and the
 // shape, seeded He/Glorot initialisation, copies, inference, and argument checks.
-#include <QtTest>
+#include <QTest>
 #include <cmath>
 
 #include "core/common/errors.h"

@@ -5,7 +5,7 @@
 // thread or two.
 #include <tbb/task_arena.h>
 
-#include <QtTest>
+#include <QTest>
 
 #include "core/nn/conv2d.h"
 #include "core/nn/dense.h"

@@ -1,7 +1,7 @@
 // The "pca-mlp" preset (Abadi et al. 2016, §5.1): its layers and parameter count, logits equal
 // to the projection followed by the dense layers written out by hand, copies sharing the
 // projection, and the errors for a missing or mis-shaped projection.
-#include <QtTest>
+#include <QTest>
 
 #include "core/common/errors.h"
 #include "core/nn/model.h"

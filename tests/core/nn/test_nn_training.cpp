@@ -1,6 +1,6 @@
 // A tiny training sanity check: plain SGD on the batch gradient (weightedGradientSum with
 // weights 1/B) must drive the loss down clearly on small generated separable problems.
-#include <QtTest>
+#include <QTest>
 
 #include "core/nn/model.h"
 #include "tests/core/nn/nn_test_support.h"

@@ -4,7 +4,7 @@
 // and its determinism over threads.
 #include <tbb/global_control.h>
 
-#include <QtTest>
+#include <QTest>
 #include <cmath>
 #include <complex>
 #include <numbers>

@@ -1,5 +1,5 @@
 // Learning-rate schedules against values worked out by hand.
-#include <QtTest>
+#include <QTest>
 
 #include "core/common/errors.h"
 #include "core/optim/learning_rate.h"

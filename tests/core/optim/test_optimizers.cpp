@@ -1,6 +1,6 @@
 // Each optimizer against a two-step update worked out by hand on θ₀ = (1, −2) with
 // g₁ = (0.5, −1), g₂ = (−0.25, 2) and η = 0.1 (Keras's default hyper-parameters).
-#include <QtTest>
+#include <QTest>
 
 #include "core/common/errors.h"
 #include "core/optim/optimizer.h"

@@ -1,7 +1,7 @@
 // Adaptive clipping (Andrew et al. 2021) on synthetic per-example norms drawn from
 // Uniform(0, 2), whose γ-quantile is 2γ: the clip norm must settle there from far below and
 // far above, with the geometric and the linear update, and the noise split must follow Thm. 1.
-#include <QtTest>
+#include <QTest>
 #include <cmath>
 
 #include "core/common/errors.h"

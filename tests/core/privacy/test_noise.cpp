@@ -3,7 +3,7 @@
 // index and independent of the thread count.
 #include <tbb/task_arena.h>
 
-#include <QtTest>
+#include <QTest>
 #include <algorithm>
 #include <cmath>
 #include <vector>

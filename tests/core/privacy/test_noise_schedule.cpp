@@ -1,5 +1,5 @@
 // σ_t of each noise schedule against values worked out by hand (σ₀ = 2, ρ = 0.1).
-#include <QtTest>
+#include <QTest>
 #include <cmath>
 
 #include "core/common/errors.h"

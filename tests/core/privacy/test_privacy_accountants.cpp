@@ -1,7 +1,7 @@
 // One conformance suite run against every accountant (as dp_accounting does): refusal of
 // unsupported events without a change of state, merged ledgers, cheap long runs,
 // monotonicity, ε → δ → ε round trips, and the non-private and empty cases.
-#include <QtTest>
+#include <QTest>
 #include <cmath>
 #include <memory>
 

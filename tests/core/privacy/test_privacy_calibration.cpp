@@ -1,6 +1,6 @@
 // Noise calibration: the σ found meets the target and a 1e-4 smaller one does not, for both
 // accountants; impossible targets are explicit errors.
-#include <QtTest>
+#include <QTest>
 #include <cmath>
 
 #include "core/common/errors.h"

@@ -1,6 +1,6 @@
 // Privacy events as values: equality, descriptions, validation, the ledger's merging and
 // the reduction of Poisson-sampled compositions to one Gaussian.
-#include <QtTest>
+#include <QTest>
 #include <cmath>
 
 #include "core/common/errors.h"

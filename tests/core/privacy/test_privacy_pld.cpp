@@ -1,7 +1,7 @@
 // The PLD accountant's pieces: the exact profile of the subsampled Gaussian, the
 // pessimism of the connect-the-dots discretisation, FFT composition against closed forms
 // (T Gaussians = one Gaussian with σ/√T), and the published Abadi value.
-#include <QtTest>
+#include <QTest>
 #include <cmath>
 #include <numbers>
 #include <vector>

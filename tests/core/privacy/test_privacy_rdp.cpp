@@ -1,7 +1,7 @@
 // RDP of the Poisson-subsampled Gaussian and its (ε, δ) conversions, against the published
 // checkpoints (Opacus's pin, Abadi et al. 2016, the TF Privacy tutorial) and against a
 // direct numerical integration of the Rényi divergence at fractional and integer orders.
-#include <QtTest>
+#include <QTest>
 #include <cmath>
 #include <numbers>
 #include <vector>

@@ -1,7 +1,7 @@
 // The honesty rules: tanh's honest ε with sensitivity c·√P beside its labelled nominal ε,
 // adaptive clipping as two Gaussian releases, per-step σ_t, the sampling assumption label,
 // and no privatizer meaning no privacy.
-#include <QtTest>
+#include <QTest>
 #include <cmath>
 #include <vector>
 

@@ -1,7 +1,7 @@
 // Calibrating the length of a run for a target ε at fixed σ (calibrateSteps): the answer is
 // the boundary (ε(T) ≤ target < ε(T + 1)) for both accountants, is consistent with noise
 // calibration, and bad arguments are refused with a message naming them.
-#include <QtTest>
+#include <QTest>
 
 #include "core/common/errors.h"
 #include "core/privacy/dp_event.h"

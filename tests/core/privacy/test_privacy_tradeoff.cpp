@@ -1,6 +1,6 @@
 // What ε means to an attacker: the (ε, δ) and profile bounds on a membership test's TPR at
 // a given FPR, and the maximal advantage.
-#include <QtTest>
+#include <QTest>
 #include <cmath>
 #include <vector>
 

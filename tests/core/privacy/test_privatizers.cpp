@@ -1,7 +1,7 @@
 // Clipping (flat and per layer), the tanh filter and "none" on synthetic gradients whose
 // norms span far below to far above the bound: clipped norms never exceed C, small
 // gradients pass unchanged, tanh is bounded by c element-wise, both clipping paths agree.
-#include <QtTest>
+#include <QTest>
 #include <algorithm>
 #include <cmath>
 #include <limits>

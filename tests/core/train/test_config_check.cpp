@@ -1,7 +1,7 @@
 // The check before a run: each impossible combination (lot > N, micro-batch > lot, ...) and
 // each warning (δ ≥ 1/N, σ = 0 with clipping, q = 1) names its setting, says the values in
 // plain words, and never shows an internal field name to the user.
-#include <QtTest>
+#include <QTest>
 #include <algorithm>
 
 #include "core/train/config_check.h"

@@ -4,7 +4,7 @@
 // arenas and through the JobRunner.
 #include <tbb/task_arena.h>
 
-#include <QtTest>
+#include <QTest>
 #include <atomic>
 #include <chrono>
 #include <cstring>

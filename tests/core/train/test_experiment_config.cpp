@@ -1,6 +1,6 @@
 // ExperimentConfig::validate names the field of every impossible value; the length and
 // lot arithmetic of a run.
-#include <QtTest>
+#include <QTest>
 
 #include "core/common/errors.h"
 #include "core/data/dataset.h"

@@ -2,7 +2,8 @@
 // disk cache (keyed by content, not name); a truncated or corrupted cache file is detected,
 // recomputed and rewritten, and so is one from another version of the transform; and a scattering
 // preset trains on the features end to end.
-#include <QtTest>
+#include <QTemporaryDir>
+#include <QTest>
 #include <filesystem>
 #include <fstream>
 

@@ -2,7 +2,7 @@
 // norms of that lot's per-example gradients (recomputed here from the initial model), their
 // histogram counts match a direct count, the clipped fraction and the bound in force agree
 // with them, and the privatizer curves follow their formulas.
-#include <QtTest>
+#include <QTest>
 #include <algorithm>
 #include <cmath>
 #include <limits>

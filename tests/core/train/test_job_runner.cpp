@@ -1,6 +1,6 @@
 // JobRunner: several runs at once, progress from worker threads, cancellation of a queued
 // run (at once), of a running run (within one step), of all runs, and by the destructor.
-#include <QtTest>
+#include <QTest>
 #include <atomic>
 #include <chrono>
 #include <mutex>

@@ -5,7 +5,7 @@
 // and be forgotten after release; every tenth cycle destroys the runner with its runs still
 // training. Built like every suite but labelled "soak" and left out of the normal run; it is
 // meant for ASan (scripts/soak, scripts/ci-sanitizers), which also fails it on any leak.
-#include <QtTest>
+#include <QTest>
 #include <atomic>
 #include <chrono>
 #include <map>

@@ -4,7 +4,7 @@
 // thread-count independence, and lots of changing size reusing the buffers.
 #include <tbb/global_control.h>
 
-#include <QtTest>
+#include <QTest>
 #include <algorithm>
 #include <cmath>
 

@@ -3,7 +3,7 @@
 // formula, add, divide by L. The fast path (norms → clip factors → weighted sum) must agree,
 // flat and per layer, for dense and convolutional networks; micro-batches, tanh, the noise
 // and adaptive clipping are checked the same way.
-#include <QtTest>
+#include <QTest>
 #include <algorithm>
 #include <cmath>
 #include <numeric>

@@ -1,6 +1,6 @@
 // Run names: unique, built from what differs (a 5-run sweep reads "σ 0.5 · C 1" ...), the
 // issue's 30- vs 100-epoch case, counters for identical set-ups and for names already taken.
-#include <QtTest>
+#include <QTest>
 #include <set>
 
 #include "core/train/run_names.h"

@@ -2,7 +2,7 @@
 // accountant, the ε curve under a noise schedule and its sampling label, σ calibration (the
 // tanh filter's √P rule included), pca-mlp's DP-PCA release planned and held fixed, and the
 // epoch-end steps of a curve.
-#include <QtTest>
+#include <QTest>
 #include <cmath>
 #include <vector>
 

@@ -1,7 +1,7 @@
 // Samplers: Poisson lots have mean size qN and include each example with probability q;
 // shuffled lots have exactly L distinct examples and cover an epoch without repeats; both
 // are reproducible from (seed, step).
-#include <QtTest>
+#include <QTest>
 #include <algorithm>
 #include <cmath>
 #include <set>

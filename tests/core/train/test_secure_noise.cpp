@@ -2,7 +2,7 @@
 // seed gives different noise and different runs, while the noise keeps the right law
 // (mean 0, standard deviation σ·S, a normal shape by a Kolmogorov-Smirnov test); the default
 // seeded mode stays bit-reproducible.
-#include <QtTest>
+#include <QTest>
 #include <algorithm>
 #include <cmath>
 #include <numbers>

@@ -3,7 +3,7 @@
 // of seeds 1-3 (one seed's accuracy moves by a few points with the compiler's floating-point
 // code: spiral's seed 1 gives 96.5% built by GCC, 94.5% by clang). Runs unpaced (the
 // defaults' pace only spreads the same computation over seconds).
-#include <QtTest>
+#include <QTest>
 
 #include "core/train/config_check.h"
 #include "core/train/teaching_defaults.h"

@@ -1,7 +1,8 @@
 // The Trainer end to end on small data: a DP run that must learn, every privatizer, schedule,
 // optimizer and sampler running through the same loop, divergence with its step, cancellation
 // within one step, and the privacy figures each event carries.
-#include <QtTest>
+#include <QRegularExpression>
+#include <QTest>
 #include <algorithm>
 #include <atomic>
 #include <cmath>

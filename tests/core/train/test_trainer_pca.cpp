@@ -1,7 +1,7 @@
 // A "pca-mlp" run end to end: the projection is computed in the job before the first step,
 // its release is in every ε from step 0 on (between the DP-SGD-only ε and that plus the PCA's
 // ε alone), the privacy line names it, the network learns, and the run is deterministic.
-#include <QtTest>
+#include <QTest>
 #include <cmath>
 
 #include "core/common/errors.h"

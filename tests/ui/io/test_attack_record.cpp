@@ -4,6 +4,8 @@
 // ROC per run, a bound only for runs that have one, and the chance line.
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonValue>
 #include <QTemporaryDir>
 #include <QTest>
 

@@ -1,7 +1,8 @@
 // The experiment file format: every field survives a round trip; a file may give only some
 // keys; unknown keys, wrong types, wrong format or version are ConfigErrors naming the key.
 #include <QJsonDocument>
-#include <QtTest>
+#include <QJsonObject>
+#include <QTest>
 
 #include "core/common/errors.h"
 #include "ui/io/experiment_json.h"

@@ -1,10 +1,12 @@
 // Presets: the built-in files parse and expand to valid runs (every preset the issue names is
 // there), strict parsing names the file and the key, quick settings and data-set fallbacks.
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QJsonValue>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 #include <set>
 
 #include "core/common/errors.h"

@@ -5,11 +5,16 @@
 // opens as a one-run session and its `sweep --out` folder as one run per file; a run file reads
 // back exactly what recordFromResult makes of the result; older run files (ε null for ∞,
 // elapsed_s, mean_grad_norm) still open; bad files are refused naming the file and key path.
+#include <QDir>
 #include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 #include <cmath>
 
 #include "core/common/errors.h"

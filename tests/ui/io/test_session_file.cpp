@@ -2,6 +2,8 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonValue>
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>

@@ -5,6 +5,7 @@
 // audit stores ε̂ with m, r, v and confidence, and a cancelled one leaves the run unchanged.
 #include <QChart>
 #include <QChartView>
+#include <QJsonObject>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>

@@ -4,6 +4,7 @@
 // Undo that restores the panel exactly.
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QPushButton>

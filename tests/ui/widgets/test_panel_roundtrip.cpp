@@ -2,6 +2,7 @@
 // with every field set to a non-default value come back from the panel exactly (the failure
 // names the fields that differ), and a run re-started from the panel reproduces the original
 // run's history bit for bit.
+#include <QMap>
 #include <QTest>
 #include <cstring>
 
