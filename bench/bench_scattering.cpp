@@ -17,6 +17,14 @@
 //       on 2 idle cores if both were fully used, at the 15 s target, not shown;
 //     DP epoch at lot 8192: 0.68 s of CPU (1.8 s wall at that load) — 0.34 s on 2 idle
 //       cores at best, just above the 0.3 s target; lot 1024: 0.43 s of CPU.
+// Measured again on 2 idle cores (load average < 0.1), 2026-11-23:
+//   all 70,000 images: 13.6 s wall, 26.9 s of CPU (2 iterations); with --benchmark_repetitions=2
+//     13.7 s and 15.5 s wall (27.1 and 30.5 s of CPU): at the 15 s target, not safely under it.
+//   DP epoch at lot 8192, --benchmark_repetitions=5 (3 epochs each): 0.38 s wall per epoch in
+//     the first repetition, which follows the load of the 952 MB feature matrix, then 0.21,
+//     0.21, 0.21, 0.23 s (0.40-0.46 s of CPU); lot 1024: 0.19 s wall. Chunks of 32, 64 or 512
+//     examples instead of 128 were slower (more partial sums to add, or more than L2 holds);
+//     prefetching the lot's next row changed nothing measurable.
 
 #include <benchmark/benchmark.h>
 
