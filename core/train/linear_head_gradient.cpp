@@ -1,5 +1,7 @@
 #include "core/train/linear_head_gradient.h"
 
+#include <tbb/task_arena.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -75,7 +77,7 @@ void LinearHeadGradient::forwardChunk(const data::Split& train, std::span<const 
 // row-major) and Σ w_i δ_i (the bias) into `partial`.
 void LinearHeadGradient::chunkSum(const data::Split& train, std::span<const int> rows,
                                   const privacy::Privatizer* privatizer, double* unitNorms,
-                                  ChunkBuffers& b, float* partial) {
+                                  ChunkBuffers& b, ChunkResult& result, float* partial) {
   const auto n = static_cast<Eigen::Index>(rows.size());
   const nn::Layer<float>& dense = m_model.layer(m_model.layerCount() - 1);
   forwardChunk(train, rows, b);
@@ -86,9 +88,9 @@ void LinearHeadGradient::chunkSum(const data::Split& train, std::span<const int>
   b.deltas.resize(n, m_outputs);
   nn::softmaxCrossEntropy<float>(nn::rowBlock(std::as_const(b.logits), 0, n), labels, losses,
                                  nn::rowBlock(b.deltas, 0, n));
-  b.lossSum = 0.0;
-  for (Eigen::Index i = 0; i < n; ++i) b.lossSum += losses[i];
-  b.stats = {};
+  result.lossSum = 0.0;
+  for (Eigen::Index i = 0; i < n; ++i) result.lossSum += losses[i];
+  result.stats = {};
   if (privatizer) {
     b.norms.resize(n, 1);
     dense.perExampleSquaredNorms(nn::rowBlock(std::as_const(b.features), 0, n),
@@ -97,10 +99,10 @@ void LinearHeadGradient::chunkSum(const data::Split& train, std::span<const int>
     if (unitNorms)
       for (Eigen::Index i = 0; i < n; ++i)
         unitNorms[i] = std::sqrt(static_cast<double>(b.norms(i, 0)));
-    privatizer->clipWeights(b.norms, b.weights, b.stats);
+    privatizer->clipWeights(b.norms, b.weights, result.stats);
     b.deltas = b.weights.col(0).asDiagonal() * b.deltas;
   } else {
-    b.stats.units += n;
+    result.stats.units += n;
   }
   // This chunk's Σ w_i δ_i a_iᵀ (weights, row-major) and Σ w_i δ_i (bias).
   nn::Rows<float>(partial, m_outputs, m_inputs).noalias() = b.deltas.transpose() * b.features;
@@ -118,15 +120,20 @@ LinearHeadGradient::Step LinearHeadGradient::compute(const data::Split& train,
   Step step;
   if (lot.empty()) return step;
   const std::size_t chunks = chunkCount(lot.size(), kChunk);
-  if (m_chunks.size() < chunks) m_chunks.resize(chunks);
+  if (m_results.size() < chunks) m_results.resize(chunks);
+  const auto threads = static_cast<std::size_t>(tbb::this_task_arena::max_concurrency());
+  if (m_buffers.size() < threads) m_buffers.resize(threads);
   if (m_partials.rows() < static_cast<Eigen::Index>(chunks) || m_partials.cols() != p)
     m_partials.resize(static_cast<Eigen::Index>(chunks), p);
   const std::size_t normsBefore = unitNorms ? unitNorms->size() : 0;
   if (unitNorms) unitNorms->resize(normsBefore + lot.size());
   forEachChunk(lot.size(), kChunk, [&](std::size_t c, std::size_t begin, std::size_t end) {
-    ChunkBuffers& b = m_chunks[c];
+    // A thread runs one chunk at a time (the chunk starts no parallel work of its own), so
+    // its buffers are never shared.
+    ChunkBuffers& b =
+        m_buffers[static_cast<std::size_t>(tbb::this_task_arena::current_thread_index())];
     double* norms = unitNorms ? unitNorms->data() + normsBefore + begin : nullptr;
-    chunkSum(train, lot.subspan(begin, end - begin), privatizer, norms, b,
+    chunkSum(train, lot.subspan(begin, end - begin), privatizer, norms, b, m_results[c],
              m_partials.row(static_cast<Eigen::Index>(c)).data());
   });
   forEachChunk(static_cast<std::size_t>(p), kParameterBlock,
@@ -138,8 +145,8 @@ LinearHeadGradient::Step LinearHeadGradient::compute(const data::Split& train,
                        m_partials.row(static_cast<Eigen::Index>(c)).segment(j, len).transpose();
                });
   for (std::size_t c = 0; c < chunks; ++c) {
-    step.lossSum += m_chunks[c].lossSum;
-    step.stats.merge(m_chunks[c].stats);
+    step.lossSum += m_results[c].lossSum;
+    step.stats.merge(m_results[c].stats);
   }
   return step;
 }

@@ -39,24 +39,32 @@ class LinearHeadGradient {
                Eigen::VectorXf& sum);
 
  private:
+  // Working memory of one thread (a chunk's rows, logits, deltas, norms): one set per
+  // thread of the arena, so it stays in cache from chunk to chunk instead of one cold set
+  // per chunk of the lot.
   struct ChunkBuffers {
     nn::Matrix<float> features, ping, pong, logits, deltas;
     privacy::GradientMatrix norms, weights;
     nn::ChunkScratch<float> scratch;
+  };
+  // What a chunk adds to the step besides its partial sum, kept per chunk so the step's
+  // totals are added in chunk order.
+  struct ChunkResult {
     privacy::PrivatizeStats stats;
     double lossSum = 0.0;
   };
   void forwardChunk(const data::Split& train, std::span<const int> rows, ChunkBuffers& buffers);
   void chunkSum(const data::Split& train, std::span<const int> rows,
                 const privacy::Privatizer* privatizer, double* unitNorms, ChunkBuffers& b,
-                float* partial);
+                ChunkResult& result, float* partial);
 
   const nn::Model<float>& m_model;
-  Eigen::Index m_inputs = 0;   // the Dense layer's input width
-  Eigen::Index m_outputs = 0;  // classes
-  std::vector<int> m_prefix;   // the layers before the Dense layer that change a row
-  std::vector<ChunkBuffers> m_chunks;
-  nn::Matrix<float> m_partials;  // one row per chunk: its weighted sum
+  Eigen::Index m_inputs = 0;            // the Dense layer's input width
+  Eigen::Index m_outputs = 0;           // classes
+  std::vector<int> m_prefix;            // the layers before the Dense layer that change a row
+  std::vector<ChunkBuffers> m_buffers;  // per thread of the arena
+  std::vector<ChunkResult> m_results;   // per chunk of the lot
+  nn::Matrix<float> m_partials;         // one row per chunk: its weighted sum
 };
 
 }  // namespace epsilon::train
