@@ -1,6 +1,6 @@
 #include "core/nn/scattering.h"
 
-#include <array>
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <numbers>
@@ -194,9 +194,16 @@ Scattering2D::Scattering2D(const data::SampleShape& input, ScatteringOptions opt
       const FourierFilter full =
           realDft(morlet(m_paddedHeight, m_paddedWidth, p.sigma, p.theta, p.xi, p.slant),
                   m_paddedHeight, m_paddedWidth);
-      std::vector<FourierFilter> levels;
-      for (int res = 0; res <= j; ++res) levels.push_back(cropToResolution(full, res));
+      std::vector<FourierFilter> levels, twice;
+      for (int res = 0; res <= j; ++res) {
+        levels.push_back(cropToResolution(full, res));
+        const FourierFilter& crop = levels.back();
+        twice.emplace_back(crop.rows(), 2 * crop.cols());
+        for (Eigen::Index c = 0; c < crop.cols(); ++c)
+          for (int copy = 0; copy < 2; ++copy) twice.back().col(2 * c + copy) = crop.col(c);
+      }
       m_psi.push_back(std::move(levels));
+      m_psiTwice.push_back(std::move(twice));
     }
   const FourierFilter phi =
       realDft(gabor(m_paddedHeight, m_paddedWidth, lowPassSigma(J), 0.0, 0.0, 1.0), m_paddedHeight,
@@ -225,8 +232,27 @@ const FourierFilter& Scattering2D::wavelet(int j, int theta) const {
   return m_psi.at(static_cast<std::size_t>(j * m_options.angles + theta)).front();
 }
 
-// The per-thread state of the transform: an FFT object (it caches its plans, so it is not
-// shared between threads) and scratch buffers for every resolution, reused image after image.
+namespace {
+
+// Grows a scratch buffer to at least n elements and returns its storage.
+template <typename T>
+T* scratch(std::vector<T>& buffer, Eigen::Index n) {
+  if (buffer.size() < static_cast<std::size_t>(n)) buffer.resize(static_cast<std::size_t>(n));
+  return buffer.data();
+}
+
+}  // namespace
+
+// The per-thread scratch buffers of the transform, reused image after image.
+//
+// Every step works on a batch of grids at once (the L angles of order 1, the L² pairs of
+// order 2), so that each 2-D DFT of the batch is two large matrix products instead of 2·L
+// or 2·L² products of 36×36 or smaller, where the products' fixed costs dominated. A batch
+// of n grids of size p×q is kept in one of two layouts of the same memory:
+//   wide: a p × n·q row-major matrix, grid b in columns b·q … b·q + q − 1;
+//   tall: a p·n × q row-major matrix, row i·n + b holding row i of grid b.
+// Left products G·X_b of every grid are one product G·wide whose result, read as tall,
+// is ready for the right products X_b·Hᵀ of every grid, which are one product tall·Hᵀ.
 class Scattering2D::Worker {
  public:
   explicit Worker(const Scattering2D& s) : m_s(s) {}
@@ -234,72 +260,110 @@ class Scattering2D::Worker {
   void transformChannel(const float* image, float* out, Eigen::Index outStride);
 
  private:
+  using FloatArray = Eigen::Array<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
   // x̂ ∘ f, then the spectrum of the signal subsampled by k (Kymatio's subsample_fourier:
-  // the mean of the k×k aliases), into `dst`.
-  void multiplySubsample(const std::vector<Complex>& x, int rows, int cols, const FourierFilter& f,
-                         int k, std::vector<Complex>& dst);
-  // |ifft(z)| at resolution res, into the real grid `u`: |G_rows·Z·G_colsᵀ|.
-  void inverseModulus(const std::vector<Complex>& z, int res, std::vector<float>& u);
-  // The spectrum of the real grid `u` at resolution res into `dst`: F_rows·U·F_colsᵀ.
-  void forwardReal(const std::vector<float>& u, int res, std::vector<Complex>& dst);
-  // Low-pass, subsample to the output grid, drop the one-pixel border (Kymatio's unpad).
-  void lowPassOut(const std::vector<float>& u, int res, float* out);
+  // the mean of the k×k aliases). The spectrum is rows×cols with xStride elements between
+  // rows, the result (rows/k)×(cols/k) with dstStride; f holds each coefficient twice, so
+  // the complex data can be multiplied as floats.
+  static void multiplySubsample(const Complex* x, Eigen::Index xStride, int rows, int cols,
+                                const FloatArray& f, int k, Complex* dst, Eigen::Index dstStride);
+  // |G_rows·Z_b·G_colsᵀ| for the n spectra of the wide batch z at resolution res, into the
+  // tall batch of real grids u.
+  void inverseModulus(const Complex* z, int res, int n, float* u);
+  // F_rows·U_b·F_colsᵀ for the n real grids of the tall batch u, into the wide batch dst.
+  void forwardReal(const float* u, int res, int n, Complex* dst);
+  // The low-pass output A·U_b·Bᵀ of each grid of the tall batch u, into the channels
+  // out + channel(b)·outStride.
+  template <typename Channel>
+  void lowPassOut(const float* u, int res, int n, float* out, Eigen::Index outStride,
+                  Channel channel);
 
   const Scattering2D& m_s;
-  std::vector<Complex> m_xHat, m_u1Hat, m_z;
-  std::vector<float> m_x, m_u1, m_u2, m_half;
-  // Per resolution, so buffers of one size are reused image after image.
-  std::array<ComplexMatrix, 9> m_rowsDone, m_bothDone;
+  std::vector<float> m_x, m_u1, m_u2, m_half, m_low;
+  std::vector<Complex> m_xHat, m_u1Hat, m_z, m_rowsDone, m_bothDone;
 };
 
-void Scattering2D::Worker::multiplySubsample(const std::vector<Complex>& x, int rows, int cols,
-                                             const FourierFilter& f, int k,
-                                             std::vector<Complex>& dst) {
-  using ComplexArray = Eigen::Array<Complex, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  const int r2 = rows / k, c2 = cols / k;
-  const Eigen::Map<const ComplexArray> spectrum(x.data(), rows, cols);
-  dst.resize(static_cast<std::size_t>(r2) * c2);
-  Eigen::Map<ComplexArray> folded(dst.data(), r2, c2);
-  folded = spectrum.topLeftCorner(r2, c2) * f.topLeftCorner(r2, c2);
-  for (int br = 0; br < k; ++br)
-    for (int bc = br == 0 ? 1 : 0; bc < k; ++bc)
-      folded += spectrum.block(br * r2, bc * c2, r2, c2) * f.block(br * r2, bc * c2, r2, c2);
-  if (k > 1) folded *= Complex(1.0f / static_cast<float>(k * k), 0.0f);
+void Scattering2D::Worker::multiplySubsample(const Complex* x, Eigen::Index xStride, int rows,
+                                             int cols, const FloatArray& f, int k, Complex* dst,
+                                             Eigen::Index dstStride) {
+  // std::complex<float> is laid out as two floats (C++20 [complex.numbers] §4). Plain loops
+  // over rows of a few dozen floats: Eigen's strided-block evaluation spent most of its time
+  // in scalar heads and tails at these lengths.
+  const int r2 = rows / k, width = 2 * (cols / k);
+  const float scale = 1.0f / static_cast<float>(k * k);
+  const auto* in = reinterpret_cast<const float*>(x);
+  auto* outBase = reinterpret_cast<float*>(dst);
+  for (int r = 0; r < r2; ++r) {
+    float* __restrict out = outBase + 2 * dstStride * r;
+    for (int br = 0; br < k; ++br) {
+      const Eigen::Index row = Eigen::Index{br} * r2 + r;
+      const float* spectrumRow = in + 2 * xStride * row;
+      const float* filterRow = f.data() + f.cols() * row;
+      for (int bc = 0; bc < k; ++bc) {
+        const float* __restrict a = spectrumRow + bc * width;
+        const float* __restrict b = filterRow + bc * width;
+        if (br == 0 && bc == 0)
+          for (int i = 0; i < width; ++i) out[i] = a[i] * b[i];
+        else
+          for (int i = 0; i < width; ++i) out[i] = std::fma(a[i], b[i], out[i]);
+      }
+    }
+    if (k > 1)
+      for (int i = 0; i < width; ++i) out[i] *= scale;
+  }
 }
 
-void Scattering2D::Worker::forwardReal(const std::vector<float>& u, int res,
-                                       std::vector<Complex>& dst) {
-  const auto r = static_cast<std::size_t>(res);
-  const ComplexMatrix& rows = m_s.m_dftRows[r];
-  const ComplexMatrix& cols = m_s.m_dftCols[r];
-  const Eigen::Map<const RealMatrix> grid(u.data(), rows.rows(), cols.rows());
-  m_rowsDone[r].noalias() = grid * cols.transpose();
-  dst.resize(static_cast<std::size_t>(rows.rows() * cols.rows()));
-  Eigen::Map<ComplexMatrix>(dst.data(), rows.rows(), cols.rows()).noalias() = rows * m_rowsDone[r];
-}
-
-void Scattering2D::Worker::inverseModulus(const std::vector<Complex>& z, int res,
-                                          std::vector<float>& u) {
+void Scattering2D::Worker::inverseModulus(const Complex* z, int res, int n, float* u) {
   const auto r = static_cast<std::size_t>(res);
   const ComplexMatrix& rows = m_s.m_idftRows[r];
   const ComplexMatrix& cols = m_s.m_idftCols[r];
-  const Eigen::Map<const ComplexMatrix> spectrum(z.data(), rows.rows(), cols.rows());
-  m_rowsDone[r].noalias() = spectrum * cols.transpose();
-  m_bothDone[r].noalias() = rows * m_rowsDone[r];
-  u.resize(z.size());
-  Eigen::Map<RealMatrix>(u.data(), rows.rows(), cols.rows()) =
-      m_bothDone[r].cwiseAbs2().cwiseSqrt();
+  const Eigen::Index p = rows.rows(), q = cols.rows(), size = p * q * n;
+  const Eigen::Map<const ComplexMatrix> wide(z, p, n * q);
+  Complex* left = scratch(m_rowsDone, size);
+  Eigen::Map<ComplexMatrix>(left, p, n * q).noalias() = rows * wide;
+  Complex* both = scratch(m_bothDone, size);
+  Eigen::Map<ComplexMatrix>(both, p * n, q).noalias() =
+      Eigen::Map<const ComplexMatrix>(left, p * n, q) * cols.transpose();
+  // |z| as a loop over interleaved floats: Eigen does not vectorise the complex-to-real
+  // cwiseAbs2, and its vectorised sqrt is an approximation (EIGEN_FAST_MATH) while its
+  // scalar head and tail are exact, so the result would depend on the buffer's alignment.
+  // The file is compiled without errno, so these square roots vectorise exactly.
+  const auto* parts = reinterpret_cast<const float*>(both);
+  float* __restrict modulus = u;
+  for (Eigen::Index i = 0; i < size; ++i)
+    modulus[i] =
+        std::sqrt(std::fma(parts[2 * i], parts[2 * i], parts[2 * i + 1] * parts[2 * i + 1]));
 }
 
-// out = A·U·Bᵀ with the separable low-pass operators of this resolution (see lowPassRows).
-void Scattering2D::Worker::lowPassOut(const std::vector<float>& u, int res, float* out) {
+void Scattering2D::Worker::forwardReal(const float* u, int res, int n, Complex* dst) {
+  const auto r = static_cast<std::size_t>(res);
+  const ComplexMatrix& rows = m_s.m_dftRows[r];
+  const ComplexMatrix& cols = m_s.m_dftCols[r];
+  const Eigen::Index p = rows.rows(), q = cols.rows();
+  Complex* right = scratch(m_rowsDone, p * q * n);
+  Eigen::Map<ComplexMatrix>(right, p * n, q).noalias() =
+      Eigen::Map<const RealMatrix>(u, p * n, q) * cols.transpose();
+  Eigen::Map<ComplexMatrix>(dst, p, n * q).noalias() =
+      rows * Eigen::Map<const ComplexMatrix>(right, p, n * q);
+}
+
+template <typename Channel>
+void Scattering2D::Worker::lowPassOut(const float* u, int res, int n, float* out,
+                                      Eigen::Index outStride, Channel channel) {
   const FourierFilter& a = m_s.m_lowRows[static_cast<std::size_t>(res)];
   const FourierFilter& b = m_s.m_lowCols[static_cast<std::size_t>(res)];
-  const Eigen::Map<const RealMatrix> grid(u.data(), a.cols(), b.cols());
-  m_half.resize(static_cast<std::size_t>(grid.rows() * b.rows()));
-  Eigen::Map<RealMatrix> half(m_half.data(), grid.rows(), b.rows());
-  half.noalias() = grid * b.matrix().transpose();
-  Eigen::Map<RealMatrix>(out, a.rows(), b.rows()).noalias() = a.matrix() * half;
+  const Eigen::Index p = a.cols(), q = b.cols(), oh = a.rows(), ow = b.rows();
+  float* half = scratch(m_half, p * n * ow);
+  Eigen::Map<RealMatrix>(half, p * n, ow).noalias() =
+      Eigen::Map<const RealMatrix>(u, p * n, q) * b.matrix().transpose();
+  float* low = scratch(m_low, oh * n * ow);
+  Eigen::Map<RealMatrix>(low, oh, n * ow).noalias() =
+      a.matrix() * Eigen::Map<const RealMatrix>(half, p, n * ow);
+  for (int g = 0; g < n; ++g) {
+    float* dst = out + outStride * channel(g);
+    for (Eigen::Index i = 0; i < oh; ++i) std::copy_n(low + (i * n + g) * ow, ow, dst + i * ow);
+  }
 }
 
 // Kymatio's scattering2d (core/scattering2d.py): U₀ = pad(x); S₀ = (x ⋆ φ)↓2^J;
@@ -312,33 +376,46 @@ void Scattering2D::Worker::transformChannel(const float* image, float* out,
   const int J = m_s.m_options.scales, L = m_s.m_options.angles;
   const int P = m_s.m_paddedHeight, Q = m_s.m_paddedWidth, H = m_s.m_input.height,
             W = m_s.m_input.width;
-  m_x.resize(static_cast<std::size_t>(P) * Q);
+  float* x = scratch(m_x, Eigen::Index{P} * Q);
   for (int r = 0; r < P; ++r)
     for (int c = 0; c < Q; ++c)
-      m_x[static_cast<std::size_t>(r * Q + c)] =
-          image[reflect(r - m_s.m_padTop, H) * W + reflect(c - m_s.m_padLeft, W)];
-  lowPassOut(m_x, 0, out);
-  forwardReal(m_x, 0, m_xHat);
-  float* second = out + outStride * (1 + J * L);
-  for (int j1 = 0; j1 < J; ++j1)
-    for (int t1 = 0; t1 < L; ++t1) {
-      const auto& psi1 = m_s.m_psi[static_cast<std::size_t>(j1 * L + t1)];
-      multiplySubsample(m_xHat, P, Q, psi1[0], 1 << j1, m_z);
-      const int p1 = P >> j1, q1 = Q >> j1;
-      inverseModulus(m_z, j1, m_u1);
-      lowPassOut(m_u1, j1, out + outStride * (1 + j1 * L + t1));
-      if (j1 + 1 == J) continue;
-      forwardReal(m_u1, j1, m_u1Hat);
-      for (int j2 = j1 + 1; j2 < J; ++j2)
-        for (int t2 = 0; t2 < L; ++t2) {
-          const auto& psi2 = m_s.m_psi[static_cast<std::size_t>(j2 * L + t2)];
-          multiplySubsample(m_u1Hat, p1, q1, psi2[static_cast<std::size_t>(j1)], 1 << (j2 - j1),
-                            m_z);
-          inverseModulus(m_z, j2, m_u2);
-          lowPassOut(m_u2, j2, second);
-          second += outStride;
-        }
+      x[r * Q + c] = image[reflect(r - m_s.m_padTop, H) * W + reflect(c - m_s.m_padLeft, W)];
+  lowPassOut(x, 0, 1, out, outStride, [](int) { return 0; });
+  Complex* xHat = scratch(m_xHat, Eigen::Index{P} * Q);
+  forwardReal(x, 0, 1, xHat);
+  int secondOrder = 1 + J * L;  // the first channel of order 2 with this j1
+  for (int j1 = 0; j1 < J; ++j1) {
+    const int p1 = P >> j1, q1 = Q >> j1;
+    Complex* z = scratch(m_z, Eigen::Index{p1} * q1 * L);
+    for (int t1 = 0; t1 < L; ++t1)
+      multiplySubsample(xHat, Q, P, Q, m_s.m_psiTwice[static_cast<std::size_t>(j1 * L + t1)][0],
+                        1 << j1, z + t1 * q1, Eigen::Index{L} * q1);
+    float* u1 = scratch(m_u1, Eigen::Index{p1} * q1 * L);
+    inverseModulus(z, j1, L, u1);
+    lowPassOut(u1, j1, L, out, outStride, [&](int t1) { return 1 + j1 * L + t1; });
+    if (j1 + 1 == J) continue;
+    Complex* u1Hat = scratch(m_u1Hat, Eigen::Index{p1} * q1 * L);
+    forwardReal(u1, j1, L, u1Hat);
+    const int scalesAbove = J - 1 - j1;
+    for (int j2 = j1 + 1; j2 < J; ++j2) {
+      const int p2 = P >> j2, q2 = Q >> j2, pairs = L * L;
+      Complex* z2 = scratch(m_z, Eigen::Index{p2} * q2 * pairs);
+      for (int t1 = 0; t1 < L; ++t1)
+        for (int t2 = 0; t2 < L; ++t2)
+          multiplySubsample(
+              u1Hat + t1 * q1, Eigen::Index{L} * q1, p1, q1,
+              m_s.m_psiTwice[static_cast<std::size_t>(j2 * L + t2)][static_cast<std::size_t>(j1)],
+              1 << (j2 - j1), z2 + (t1 * L + t2) * q2, Eigen::Index{pairs} * q2);
+      float* u2 = scratch(m_u2, Eigen::Index{p2} * q2 * pairs);
+      inverseModulus(z2, j2, pairs, u2);
+      // Order 2 runs over (j1, θ1, j2, θ2): pair (θ1, θ2) of this (j1, j2) is channel
+      // secondOrder + θ1·(J − 1 − j1)·L + (j2 − j1 − 1)·L + θ2.
+      lowPassOut(u2, j2, pairs, out, outStride, [&](int pair) {
+        return secondOrder + (pair / L) * scalesAbove * L + (j2 - j1 - 1) * L + pair % L;
+      });
     }
+    secondOrder += L * scalesAbove * L;
+  }
 }
 
 void Scattering2D::transform(const float* image, float* out) const {

@@ -16,7 +16,8 @@ namespace epsilon::nn {
 // an older implementation are recomputed rather than reused.
 //   1  kissfft row/column passes, low-pass in the Fourier domain
 //   2  2-D DFTs as Eigen products, separable low-pass in space, no forward DFT of U2
-inline constexpr int kScatteringImplementation = 2;
+//   3  the DFTs of all angles (order 1) or angle pairs (order 2) as one batch of products
+inline constexpr int kScatteringImplementation = 3;
 
 struct ScatteringOptions {
   int scales = 2;  // J: the coarsest wavelet has scale 2^(J-1); outputs are subsampled by 2^J
@@ -82,6 +83,9 @@ class Scattering2D {
   // m_psi[j·L + θ][res]: ψ_{j,θ} cropped to resolution res ≤ j (Kymatio's levels);
   // m_phi[res]: φ cropped to resolution res ≤ J.
   std::vector<std::vector<FourierFilter>> m_psi;
+  // m_psiTwice[j·L + θ][res]: the same with every coefficient written twice (rows × 2·cols),
+  // to multiply interleaved complex spectra as floats.
+  std::vector<std::vector<FourierFilter>> m_psiTwice;
   std::vector<FourierFilter> m_phi;
   // m_lowRows[res], m_lowCols[res]: the low-pass output at resolution res as A·U·Bᵀ.
   std::vector<FourierFilter> m_lowRows, m_lowCols;

@@ -228,10 +228,25 @@ class TestScattering : public QObject {
     QVERIFY2(worst < 1e-5, qPrintable(QString("largest difference %1").arg(worst)));
   }
 
+  // J = 3 has two scales of order 2 per first scale (the batches of several (j1, j2)) and
+  // a non-square image has different row and column DFTs.
+  void matchesDirectConvolution_data() {
+    QTest::addColumn<int>("height");
+    QTest::addColumn<int>("width");
+    QTest::addColumn<int>("scales");
+    QTest::addColumn<int>("angles");
+    QTest::newRow("12x12, J 2, L 8") << 12 << 12 << 2 << 8;
+    QTest::newRow("10x20, J 2, L 6") << 10 << 20 << 2 << 6;
+    QTest::newRow("16x16, J 3, L 4") << 16 << 16 << 3 << 4;
+  }
   void matchesDirectConvolution() {
-    const Scattering2D s(SampleShape::image(1, 12, 12));
-    const auto img = test::randomMatrix<float>(1, 144, 7);
-    std::vector<float> image(img.data(), img.data() + 144);
+    QFETCH(int, height);
+    QFETCH(int, width);
+    QFETCH(int, scales);
+    QFETCH(int, angles);
+    const Scattering2D s(SampleShape::image(1, height, width), {scales, angles});
+    const auto img = test::randomMatrix<float>(1, height * width, 7);
+    std::vector<float> image(img.data(), img.data() + height * width);
     for (float& v : image) v = std::abs(v);
     const std::vector<double> expected = directScattering(s, image.data());
     const std::vector<float> found = features(s, image);
