@@ -6,6 +6,7 @@
 
 #include <QFont>
 #include <QObject>
+#include <QSizeF>
 #include <QStringList>
 #include <array>
 #include <map>
@@ -105,6 +106,7 @@ class RunCharts : public QObject {
   // run_charts_fit.cpp: titles, axis titles and tick labels that fit the chart's size.
   void fitTexts(ChartKind kind);
   void fitTicks(ChartKind kind);
+  QSizeF fitRoom(ChartKind kind);
 
   std::array<QChart*, kChartKindCount> m_charts{};
   std::array<QValueAxis*, kChartKindCount> m_xAxes{};
@@ -120,6 +122,18 @@ class RunCharts : public QObject {
   // and whether it is in use.
   std::array<QLogValueAxis*, kChartKindCount> m_logAxes{};
   std::array<bool, kChartKindCount> m_log{};
+  // What each chart's texts were last fitted to (fitRoom): the smallest plot area seen while
+  // the chart's size, axes, ranges, caption and mode stayed the same.
+  struct FitMemo {
+    QSizeF chartSize;
+    const QAbstractAxis* horizontal = nullptr;
+    const QAbstractAxis* vertical = nullptr;
+    std::array<double, 4> ranges{};
+    QString caption;
+    bool presentation = false;
+    QSizeF room;
+  };
+  std::array<FitMemo, kChartKindCount> m_fitMemo{};
 };
 
 }  // namespace epsilon::ui

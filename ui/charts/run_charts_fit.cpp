@@ -10,6 +10,7 @@
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "ui/charts/run_charts.h"
 
@@ -166,6 +167,14 @@ void fitLogTicks(QLogValueAxis* axis, const QFont& base, qreal room, Qt::Orienta
     axis->setMin(axis->max() / std::pow(10.0, stride * std::ceil(decades / stride - 1e-9)));
 }
 
+// An axis's range, whether linear or logarithmic.
+std::pair<double, double> axisRange(const QAbstractAxis* axis) {
+  if (const auto* value = qobject_cast<const QValueAxis*>(axis))
+    return {value->min(), value->max()};
+  if (const auto* log = qobject_cast<const QLogValueAxis*>(axis)) return {log->min(), log->max()};
+  return {0.0, 0.0};
+}
+
 }  // namespace
 
 QStringList chartTitles(ChartKind kind) {
@@ -182,6 +191,30 @@ QStringList chartTitles(ChartKind kind) {
   return {};
 }
 
+// The room along each axis that titles and ticks are fitted to. Qt Charts sizes the margins
+// around the plot to the labels, so the plot area depends on the fit, and fitting to the plot
+// area alone can alternate between two layouts for ever, each event-loop round relaying out
+// the chart (an empty chart of 204×169 pixels in presentation mode did: ticks of 1 made the
+// plot 126 px wide, where ticks of 0.5 fit, which made it 121 px wide, where only ticks of 1
+// fit, …). So while nothing else about the chart changes, the fit keeps to the smallest plot
+// area seen, where its labels also fit every larger one, and the layout settles.
+QSizeF RunCharts::fitRoom(ChartKind kind) {
+  const QChart* c = chart(kind);
+  FitMemo& memo = m_fitMemo[static_cast<std::size_t>(kind)];
+  const QAbstractAxis* horizontal = axisInUse(kind, Qt::Horizontal);
+  const QAbstractAxis* vertical = axisInUse(kind, Qt::Vertical);
+  const auto [xLow, xHigh] = axisRange(horizontal);
+  const auto [yLow, yHigh] = axisRange(vertical);
+  const std::array<double, 4> ranges{xLow, xHigh, yLow, yHigh};
+  const QSizeF room(axisRoom(c, Qt::Horizontal), axisRoom(c, Qt::Vertical));
+  if (memo.chartSize != c->size() || memo.horizontal != horizontal || memo.vertical != vertical ||
+      memo.ranges != ranges || memo.caption != m_caption || memo.presentation != m_presentation)
+    memo = {c->size(), horizontal, vertical, ranges, m_caption, m_presentation, room};
+  else
+    memo.room = memo.room.boundedTo(room);
+  return memo.room;
+}
+
 void RunCharts::fitTexts(ChartKind kind) {
   QChart* c = chart(kind);
   const QMarginsF margins = c->margins();
@@ -193,18 +226,22 @@ void RunCharts::fitTexts(ChartKind kind) {
                                   : title + QStringLiteral("<br><small>") +
                                         m_caption.toHtmlEscaped() + QStringLiteral("</small>"));
   const bool sized = c->size().width() > 1;
+  const QSizeF fit = fitRoom(kind);
   for (Qt::Orientation orientation : {Qt::Horizontal, Qt::Vertical}) {
     QAbstractAxis* axis = axisInUse(kind, orientation);
     const bool log = qobject_cast<QLogValueAxis*>(axis) != nullptr;
-    const qreal room = sized ? axisRoom(c, orientation) - 4 : 1e9;
+    const qreal along = orientation == Qt::Horizontal ? fit.width() : fit.height();
+    const qreal room = sized ? along - 4 : 1e9;
     axis->setTitleText(longestFitting(axisTitles(kind, orientation, log), axis->titleFont(), room));
   }
 }
 
 void RunCharts::fitTicks(ChartKind kind) {
   QChart* c = chart(kind);
+  const QSizeF fit = fitRoom(kind);
   for (Qt::Orientation orientation : {Qt::Horizontal, Qt::Vertical}) {
-    const qreal room = c->size().width() > 1 ? axisRoom(c, orientation) : 400.0;
+    const qreal along = orientation == Qt::Horizontal ? fit.width() : fit.height();
+    const qreal room = c->size().width() > 1 ? along : 400.0;
     QAbstractAxis* axis = axisInUse(kind, orientation);
     if (auto* value = qobject_cast<QValueAxis*>(axis))
       fitValueTicks(value, m_labelsFont, room, orientation);

@@ -15,7 +15,12 @@
 #include <QValueAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <thread>
 
 #include "ui/charts/run_charts.h"
 #include "ui/charts/run_model.h"
@@ -92,6 +97,32 @@ QStringList chartTexts(QChartView* view) {
   return texts;
 }
 
+// Ends the process with a message when the test is still running after `seconds`: a layout
+// that never settles keeps the event loop inside one processEvents() call for ever.
+class HangGuard {
+ public:
+  HangGuard(int seconds, const char* what)
+      : m_thread([this, seconds, what] {
+          std::unique_lock lock(m_mutex);
+          if (!m_finished.wait_for(lock, std::chrono::seconds(seconds), [this] { return m_done; }))
+            qFatal("%s: the event loop did not return within %d s", what, seconds);
+        }) {}
+  ~HangGuard() {
+    {
+      const std::lock_guard lock(m_mutex);
+      m_done = true;
+    }
+    m_finished.notify_all();
+    m_thread.join();
+  }
+
+ private:
+  std::mutex m_mutex;
+  std::condition_variable m_finished;
+  bool m_done = false;
+  std::thread m_thread;
+};
+
 }  // namespace
 
 class TestChartReadability : public QObject {
@@ -158,6 +189,52 @@ class TestChartReadability : public QObject {
     charts.setLossScale(RunCharts::AxisScale::Logarithmic);  // the View menu's choice
     charts.update(runs);
     QVERIFY(charts.lossAxisLogarithmic());
+  }
+
+  // The ticks are fitted to the plot area, and the tick labels set the plot area's margins.
+  // An empty chart of 204×169 pixels in presentation mode (a 1024×720 window running a
+  // preset of four long-named runs) alternated between two layouts for ever, relaying out
+  // every round of the event loop, and the window stopped running its timers. At every size
+  // from a thumbnail to a quarter screen, empty or with runs, the layout settles.
+  void layoutSettlesAtEverySize_data() {
+    QTest::addColumn<bool>("withRuns");
+    QTest::newRow("empty") << false;
+    QTest::newRow("five runs") << true;
+  }
+  void layoutSettlesAtEverySize() {
+    QFETCH(bool, withRuns);
+    // Declared first so that it is destroyed last: a chart in a view belongs to its scene.
+    std::vector<std::unique_ptr<QChartView>> views;
+    RunCharts charts;
+    charts.setPresentationMode(true);
+    std::vector<RunRecord> runs;
+    if (withRuns)
+      for (double eps : {27.3, 4.32, 1.4, 0.6, 0.3}) {
+        runs.push_back(lessonRun(QString::number(eps), eps, 0.9, 0));
+        runs.back().id = static_cast<int>(runs.size());
+      }
+    charts.update(runs);
+    int changes = 0;
+    for (ChartKind kind : kAllChartKinds) {
+      connect(charts.chart(kind), &QChart::plotAreaChanged, this, [&changes] { ++changes; });
+      views.push_back(std::make_unique<QChartView>(charts.chart(kind)));
+      views.back()->show();
+    }
+    const HangGuard guard(120, "layoutSettlesAtEverySize");
+    QString unsettled;
+    for (int height = 150; height <= 250 && unsettled.isEmpty(); height += 19)
+      for (int width = 160; width <= 340 && unsettled.isEmpty(); width += 3) {
+        for (auto& view : views) view->resize(width, height);
+        for (int round = 0; round < 30; ++round) QCoreApplication::processEvents();
+        changes = 0;
+        for (int round = 0; round < 30; ++round) QCoreApplication::processEvents();
+        if (changes > 0)
+          unsettled = QStringLiteral("%1×%2: %3 relayouts in 30 rounds after settling")
+                          .arg(width)
+                          .arg(height)
+                          .arg(changes);
+      }
+    QVERIFY2(unsettled.isEmpty(), qPrintable(unsettled));
   }
 
  private:
