@@ -9,6 +9,7 @@
 #include <QToolTip>
 #include <QXYSeries>
 
+#include "ui/charts/run_legend.h"
 #include "ui/charts/run_model.h"
 #include "ui/io/number_format.h"
 
@@ -62,7 +63,24 @@ void ChartPanel::redrawNow() {
   m_charts->update(m_model->runs());
   m_legend->setText(m_charts->legendHtml());
   m_legend->setVisible(!m_legend->text().isEmpty());
+  fitLegend();
   ++m_redraws;
+}
+
+void ChartPanel::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  fitLegend();
+}
+
+void ChartPanel::fitLegend() {
+  int size = m_charts->legendPointSize();
+  const QString html = m_legend->text();
+  if (!html.isEmpty() && width() > 1)
+    while (size > 8 && runLegendHeight(html, width(), size) > height() / 5.0) --size;
+  if (m_legend->font().pointSize() == size) return;
+  QFont font = m_legend->font();
+  font.setPointSize(size);
+  m_legend->setFont(font);
 }
 
 QMenu* ChartPanel::epsilonScaleMenu(QWidget* parent) {
@@ -103,9 +121,7 @@ QMenu* ChartPanel::scaleMenu(const QString& title, const QString& automatic,
 
 void ChartPanel::setPresentationMode(bool on) {
   m_charts->setPresentationMode(on);
-  QFont font = m_legend->font();
-  font.setPointSize(m_charts->legendPointSize());
-  m_legend->setFont(font);
+  fitLegend();
 }
 
 void ChartPanel::connectHover(QXYSeries* series, int runId, ChartKind kind) {

@@ -37,8 +37,15 @@ class ChartPanel : public QWidget {
   // The View menu's "Loss axis" choices, the same three.
   QMenu* lossScaleMenu(QWidget* parent);
 
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
  private:
   void scheduleRedraw();
+  // The legend's font: the mode's size, or smaller (down to 8 points) while the legend would
+  // take more than a fifth of the panel's height. Five long run names at presentation size
+  // took six lines of a 1024×720 window and left the charts too short for their axis labels.
+  void fitLegend();
   QMenu* scaleMenu(const QString& title, const QString& automatic, RunCharts::AxisScale current,
                    const std::function<void(RunCharts::AxisScale)>& choose, QWidget* parent);
   void connectHover(QXYSeries* series, int runId, ChartKind kind);

@@ -30,7 +30,8 @@ PrivacyReadout::PrivacyReadout(QWidget* parent)
       m_y(new QValueAxis),
       m_generation(std::make_shared<std::atomic<long long>>(0)) {
   setPresentationMode(false);
-  setMinimumWidth(330);
+  // No minimum width of its own: its texts wrap to the dock's (a minimum of 330 px was wider
+  // than the dock of a 1024-pixel window and cut every line's end).
   m_epsilon->setObjectName(QStringLiteral("epsilonValue"));
   m_epsilon->setToolTip(tr(
       "The privacy budget the run will have spent at its end: (ε, δ)-differential privacy for the "
