@@ -1,5 +1,6 @@
 #include "ui/io/number_format.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace epsilon::ui {
@@ -30,6 +31,9 @@ QString formatPercent(double fraction) {
 
 QString formatDuration(double seconds) {
   if (!std::isfinite(seconds) || seconds < 0) return QStringLiteral("–");
+  // A small run finishes in a few milliseconds, which one decimal of seconds shows as 0.0 s.
+  if (seconds > 0 && seconds < 0.095)
+    return QString::number(std::max(1.0, std::round(seconds * 1000))) + QStringLiteral(" ms");
   if (seconds < 60) return QString::number(seconds, 'f', 1) + QStringLiteral(" s");
   const int total = static_cast<int>(std::round(seconds));
   if (total < 3600)

@@ -36,6 +36,10 @@ class TestSliderMapping : public QObject {
     QCOMPARE(formatDelta(1e-5), QStringLiteral("1e-5"));
     QCOMPARE(formatPercent(0.9734), QStringLiteral("97.3%"));
     QCOMPARE(formatDuration(4.21), QStringLiteral("4.2 s"));
+    QCOMPARE(formatDuration(0.0431), QStringLiteral("43 ms"));  // not "0.0 s"
+    QCOMPARE(formatDuration(0.0002), QStringLiteral("1 ms"));
+    QCOMPARE(formatDuration(0.096), QStringLiteral("0.1 s"));
+    QCOMPARE(formatDuration(0), QStringLiteral("0.0 s"));  // not started
     QCOMPARE(formatDuration(185), QStringLiteral("3 min 05 s"));
   }
 };
