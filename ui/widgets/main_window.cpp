@@ -115,6 +115,7 @@ void MainWindow::connectController() {
             // Show the view that fits the data: a boundary for 2-D sets, images otherwise.
             m_boundary->setVisible(!dataset->shape.isImage);
             m_images->setVisible(dataset->shape.isImage);
+            if (m_lastModelRun >= 0) showRunModel(m_lastModelRun);
           });
   connect(m_controller, &TrainingController::datasetFailed, this,
           [this](const QString& name, const QString& message) {
@@ -300,6 +301,7 @@ void MainWindow::onDatasetChanged() {
 }
 
 void MainWindow::showRunModel(int runId) {
+  m_lastModelRun = runId;
   const RunRecord* run = m_runs->run(runId);
   const auto model = m_controller->latestModel(runId);
   if (!run || !model || !m_dataset) return;

@@ -161,6 +161,9 @@ class MainWindow : public QMainWindow {
   QString m_lastError;
   QString m_shownDataset;
   std::shared_ptr<const data::Dataset> m_dataset;
+  // The run whose model was updated last: shown again when its data set arrives after it (a
+  // run on a small set can finish before the set's own load for the model view returns).
+  int m_lastModelRun = -1;
 };
 
 }  // namespace epsilon::ui

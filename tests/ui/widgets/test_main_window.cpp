@@ -258,6 +258,15 @@ class TestMainWindow : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(finished(*w.runModel(), id), 60000);
     QTRY_COMPARE_WITH_TIMEOUT(static_cast<int>(w.imageStrip()->predictions().size()), 8, 10000);
     QCOMPARE(w.imageStrip()->imageCount(), 8);
+    // The data set's load for the model view can return after the run's last model (it did
+    // on a loaded machine, and the strip stayed without predictions): switching away and
+    // back loads the set again after the model, and the finished run's predictions return.
+    const std::vector<int> shown = w.imageStrip()->predictions();
+    selectDataset(w, QStringLiteral("circle"));
+    QTRY_VERIFY(w.imageStrip()->predictions().empty());
+    selectDataset(w, QStringLiteral("uci-digits"));
+    QTRY_COMPARE_WITH_TIMEOUT(w.imageStrip()->imageCount(), 8, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(w.imageStrip()->predictions(), shown, 10000);
   }
 
   void loadIntoPanelAndRerun() {
