@@ -6,6 +6,7 @@
 
 #include "core/privacy/calibration.h"
 #include "core/privacy/pld_accountant.h"
+#include "core/privacy/privacy_statement.h"
 #include "core/privacy/rdp_accountant.h"
 
 using namespace epsilon::privacy;
@@ -68,8 +69,16 @@ void calibrateTutorial(benchmark::State& state) {
   int evaluations = 0;
   std::int64_t iteration = 0;
   for (auto _ : state) {
-    const Calibration result =
-        calibrateDpSgd(kind, kTutorialRate, kTutorialSteps, 1e-5, 3.0 * jitter(iteration++));
+    const Calibration result = calibrateNoise(
+        [&](double sigma) {
+          PrivacyRunDescription run;
+          run.sampleRate = kTutorialRate;
+          run.steps = kTutorialSteps;
+          run.noiseMultipliers = {sigma};
+          run.accountant = kind;
+          return run;
+        },
+        3.0 * jitter(iteration++));
     evaluations = result.evaluations;
     benchmark::DoNotOptimize(result.noiseMultiplier);
   }

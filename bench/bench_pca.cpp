@@ -26,7 +26,8 @@
 
 #include "core/data/registry.h"
 #include "core/privacy/dp_pca.h"
-#include "core/privacy/privacy_report.h"
+#include "core/privacy/privacy_statement.h"
+#include "core/train/run_planning.h"
 #include "core/train/trainer.h"
 
 namespace {
@@ -62,9 +63,11 @@ int epochsWithin(const train::ExperimentConfig& c, long long trainSize, double t
   const long long perEpoch = c.stepsPerEpoch(trainSize);
   std::vector<long long> steps;
   for (int e = 1; e <= 200; ++e) steps.push_back(e * perEpoch);
-  const double q = static_cast<double>(c.training.lotSize) / static_cast<double>(trainSize);
-  const auto eps = privacy::epsilonOverSteps(c.privacy.accountant, q, c.privacy.noise.initial,
-                                             c.privacy.delta, steps, c.model.pcaNoise);
+  train::ExperimentConfig longest = c;
+  longest.training.epochs = 200;
+  std::vector<double> eps;  // the planned run's statement after each whole epoch
+  for (const auto& point : train::epsilonCurve(longest, {trainSize, 1}, steps).points)
+    eps.push_back(point.epsilon);
   int epochs = 0;
   while (epochs < 200 && eps[static_cast<std::size_t>(epochs)] <= targetEpsilon) ++epochs;
   return epochs;

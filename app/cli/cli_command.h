@@ -45,4 +45,4 @@ struct CommandRegistrar {
 // Registers `function` (int(const QStringList&)) as the command `name`.
 #define EPSILON_CLI_COMMAND(name, summary, function)                \
   static const ::epsilon::cli::CommandRegistrar EPSILON_CLI_CONCAT( \
-      epsilonCliRegistrar_, __LINE__)(name, summary, function)
+      epsilonCliRegistrar_, __COUNTER__)(name, summary, function)

@@ -21,6 +21,7 @@
 #include "privacy_flags.h"
 #include "reproduce_plot.h"
 #include "train_flags.h"
+#include "ui/io/attack_record.h"
 
 namespace epsilon::cli {
 
@@ -71,7 +72,11 @@ QJsonObject rocToJson(const audit::RocCurve& roc) {
 }
 
 QJsonObject auditToJson(const audit::AuditResult& r, const audit::AuditOptions& options) {
-  const train::PrivacySpent& u = r.upper;
+  // The audited run's statement, the run's own, and why they differ (the canaries).
+  QJsonObject upper;
+  insertStatement(upper, r.upper);
+  upper.insert(QStringLiteral("run_own_epsilon"), jsonNumber(r.runOwn.epsilon));
+  upper.insert(QStringLiteral("why_it_differs"), ui::auditedEpsilonNote(r));
   QJsonArray grid;
   for (const long long k : audit::defaultGuessGrid(options.canaries)) grid.append(k);
   return {
@@ -95,14 +100,7 @@ QJsonObject auditToJson(const audit::AuditResult& r, const audit::AuditOptions& 
       {QStringLiteral("guess_selection"), QString::fromUtf8(kGuessSelection)},
       {QStringLiteral("epsilon_lower_bound"), r.bound.epsilonLowerBound},
       {QStringLiteral("confidence"), r.bound.confidence},
-      {QStringLiteral("epsilon_upper_bound"),
-       QJsonObject{{QStringLiteral("epsilon"), jsonNumber(u.epsilon)},
-                   {QStringLiteral("delta"), u.delta},
-                   {QStringLiteral("accountant"), QString::fromStdString(u.accountant)},
-                   {QStringLiteral("sampling"), QString::fromStdString(u.sampling)},
-                   {QStringLiteral("status"), QString::fromStdString(u.status)},
-                   // The DP-PCA release the bound includes (empty without pca-mlp).
-                   {QStringLiteral("pca_label"), QString::fromStdString(u.pcaLabel)}}},
+      {QStringLiteral("epsilon_upper_bound"), upper},
       {QStringLiteral("test_accuracy"), r.testAccuracy},
       {QStringLiteral("train_size"), r.run.trainSize},
       {QStringLiteral("steps"), r.run.history.back().step},

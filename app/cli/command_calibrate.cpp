@@ -1,81 +1,45 @@
-// `epsilonlab-cli calibrate`: the smallest noise multiplier whose ε stays within a target
-// for a DP-SGD run, and the ε it achieves, as one JSON object. A DP-PCA release (--pca-noise)
-// is held fixed: only the steps' σ is calibrated, and the output says so.
+// `epsilonlab-cli calibrate`: the smallest noise multiplier whose ε stays within a target, and
+// the statement it achieves, as one JSON object — the one calibration the GUI and presets use
+// (privacy_statement.h: calibrateNoise). For a DP-SGD run given by its sampling a DP-PCA
+// release (--pca-noise) is held fixed; for an experiment file (--config) every mechanism of
+// the config is honoured (tanh's √P, adaptive clipping's count noise, noise schedules, PCA).
 #include <QCommandLineParser>
 #include <QJsonObject>
-#include <memory>
 
 #include "cli_options.h"
-#include "core/privacy/calibration.h"
-#include "core/privacy/pld_accountant.h"
-#include "core/privacy/rdp_accountant.h"
+#include "experiment_json.h"
 #include "privacy_flags.h"
 
 namespace epsilon::cli {
 
 namespace {
 
-std::unique_ptr<privacy::Accountant> accountantOf(privacy::AccountantKind kind,
-                                                  privacy::RdpConversion conversion) {
-  if (kind == privacy::AccountantKind::Pld) return std::make_unique<privacy::PldAccountant>();
-  privacy::RdpAccountantOptions options;
-  options.conversion = conversion;
-  return std::make_unique<privacy::RdpAccountant>(options);
-}
-
-// ε of the PCA release alone; a target it already spends is a UsageError naming both flags.
-double pcaEpsilonWithin(const PrivacyRunFlags& flags, privacy::RdpConversion conversion,
-                        double target) {
-  const auto alone = accountantOf(flags.accountant, conversion);
-  alone->compose(privacy::dpPcaEvent(flags.pca.noiseMultiplier));
-  const double epsilon = alone->epsilon(flags.delta);
-  if (!(epsilon < target)) {
-    throw UsageError(
-        QStringLiteral("--target-epsilon: %1 cannot be reached: the PCA release (--pca-noise %2) "
-                       "alone costs epsilon %3 at this delta")
-            .arg(target)
-            .arg(flags.pca.noiseMultiplier)
-            .arg(epsilon)
-            .toStdString());
-  }
-  return epsilon;
-}
-
-// The smallest σ of the steps; a PCA release is composed first and held fixed.
-privacy::Calibration calibrateStepNoise(const PrivacyRunFlags& flags,
-                                        privacy::RdpConversion conversion, double target) {
-  if (flags.accountant == privacy::AccountantKind::Pld) {
-    return flags.pca.enabled
-               ? privacy::calibrateDpSgd(privacy::AccountantKind::Pld, flags.sampleRate,
-                                         flags.steps, flags.delta, target,
-                                         privacy::dpPcaEvent(flags.pca.noiseMultiplier))
-               : privacy::calibrateDpSgd(privacy::AccountantKind::Pld, flags.sampleRate,
-                                         flags.steps, flags.delta, target);
-  }
-  const auto epsilonOf = [&](double sigma) {
-    const auto accountant = accountantOf(flags.accountant, conversion);
-    if (flags.pca.enabled) accountant->compose(privacy::dpPcaEvent(flags.pca.noiseMultiplier));
-    accountant->compose(privacy::dpSgdStepEvent(flags.sampleRate, sigma), flags.steps);
-    return accountant->epsilon(flags.delta);
-  };
-  return privacy::calibrateNoiseMultiplier(epsilonOf, target);
-}
-
 void addCalibrateOptions(QCommandLineParser& parser) {
-  parser.setApplicationDescription(
-      QStringLiteral("Smallest noise multiplier reaching a target epsilon for DP-SGD.\n"
-                     "Example: epsilonlab-cli calibrate --target-epsilon 3 --sample-rate 0.004267 "
-                     "--steps 14063 --delta 1e-5\n"
-                     "With --pca-noise S the DP-PCA release is composed and held fixed: only the "
-                     "steps' sigma is calibrated."));
+  parser.setApplicationDescription(QStringLiteral(
+      "Smallest noise multiplier reaching a target epsilon for DP-SGD or an experiment file.\n"
+      "Example: epsilonlab-cli calibrate --target-epsilon 3 --sample-rate 0.004267 "
+      "--steps 14063 --delta 1e-5\n"
+      "         epsilonlab-cli calibrate --target-epsilon 3 --config run.json\n"
+      "With --pca-noise S the DP-PCA release is composed and held fixed: only the "
+      "steps' sigma is calibrated."));
   addPrivacyRunOptions(parser);
   parser.addOptions({
       {QStringLiteral("target-epsilon"), QStringLiteral("Privacy budget epsilon > 0 to reach."),
        QStringLiteral("E")},
-      {QStringLiteral("conversion"),
-       QStringLiteral("RDP to (epsilon, delta): improved (default) or classic."),
-       QStringLiteral("NAME"), QStringLiteral("improved")},
   });
+}
+
+// A PrivacyError of the calibration ("target ε … cannot be reached …") as a usage error; in
+// the flag form the PCA release is named by its flag.
+template <typename Calibrate>
+privacy::Calibration calibrated(Calibrate calibrate, bool flagForm) {
+  try {
+    return calibrate();
+  } catch (const PrivacyError& e) {
+    QString message = QString::fromUtf8(e.what());
+    if (flagForm) message.replace(QStringLiteral("model.pca_noise"), QStringLiteral("--pca-noise"));
+    throw UsageError("--target-epsilon: " + message.toStdString());
+  }
 }
 
 int runCalibrate(const QStringList& arguments) {
@@ -84,25 +48,33 @@ int runCalibrate(const QStringList& arguments) {
   if (const auto exitCode = parseOrExplain(parser, arguments, QStringLiteral("calibrate")))
     return *exitCode;
 
-  const PrivacyRunFlags flags = readPrivacyRunFlags(parser);
   const double target = readDouble(parser, QStringLiteral("target-epsilon"));
   requirePositive(QStringLiteral("target-epsilon"), target);
-  const privacy::RdpConversion conversion = readConversion(parser);
+  if (auto planned = readPlannedRun(parser)) {
+    const privacy::Calibration calibration = calibrated(
+        [&] { return train::calibrateNoise(planned->config, planned->input, target); }, false);
+    planned->config.privacy.noise.initial = calibration.noiseMultiplier;
+    QJsonObject result = planned->echo;
+    result.insert(QStringLiteral("target_epsilon"), target);
+    result.insert(QStringLiteral("noise_multiplier"), calibration.noiseMultiplier);
+    insertStatement(result, train::plannedPrivacy(planned->config, planned->input));
+    printJsonLine(result);
+    return kExitOk;
+  }
+  const PrivacyRunFlags flags = readPrivacyRunFlags(parser);
   if (flags.steps < 1) throw UsageError("--steps: calibrate needs an integer >= 1, got 0");
-  const double pcaAlone = flags.pca.enabled ? pcaEpsilonWithin(flags, conversion, target) : 0.0;
-  const privacy::Calibration calibration = calibrateStepNoise(flags, conversion, target);
-
+  const privacy::Calibration calibration = calibrated(
+      [&] {
+        return privacy::calibrateNoise([&](double sigma) { return describeFlags(flags, sigma); },
+                                       target);
+      },
+      true);
   QJsonObject result = flags.echo;
   result.insert(QStringLiteral("target_epsilon"), target);
   result.insert(QStringLiteral("noise_multiplier"), calibration.noiseMultiplier);
-  result.insert(QStringLiteral("epsilon"), jsonNumber(calibration.epsilon));
-  if (flags.accountant == privacy::AccountantKind::Rdp) {
-    result.insert(QStringLiteral("conversion"), conversion == privacy::RdpConversion::Improved
-                                                    ? QStringLiteral("improved")
-                                                    : QStringLiteral("classic"));
-  }
+  insertFlagStatement(result, flags, calibration.noiseMultiplier);
   if (flags.pca.enabled) {
-    QJsonObject pca = pcaJson(flags.pca, pcaAlone);
+    QJsonObject pca = result.value(QStringLiteral("pca")).toObject();
     pca.insert(QStringLiteral("held_fixed"), true);  // only the steps' σ was calibrated
     result.insert(QStringLiteral("pca"), pca);
   }
@@ -112,7 +84,9 @@ int runCalibrate(const QStringList& arguments) {
 
 }  // namespace
 
-EPSILON_CLI_COMMAND("calibrate", "Smallest noise multiplier reaching a target epsilon for DP-SGD.",
+EPSILON_CLI_COMMAND("calibrate",
+                    "Smallest noise multiplier reaching a target epsilon (DP-SGD or an "
+                    "experiment file).",
                     runCalibrate);
 
 }  // namespace epsilon::cli

@@ -35,17 +35,12 @@ int showPreset(const QString& name, bool quick) {
   QString note;
   const QString dataset = ui::chooseDataset(preset, &note);
   const train::ExperimentConfig base = ui::presetBaseConfig(preset, quick, dataset);
-  // Calibration needs N; the registry knows it without loading the images.
-  long long trainSize = 0;
-  for (const auto& info : data::listDatasets())
-    if (info.name == base.dataset.name) trainSize = info.trainSize;
-  if (base.dataset.options.maxTrain > 0 &&
-      (trainSize == 0 || base.dataset.options.maxTrain < trainSize))
-    trainSize = base.dataset.options.maxTrain;
+  // Calibration needs N and P (run_planning.h: planInput).
+  const train::RunPlanInput input = train::planInput(base);
   QJsonObject head = presetToJson(preset);
   if (!note.isEmpty()) head.insert("dataset_note", note);
   printJsonLine(head);
-  for (const auto& point : ui::presetPoints(preset, base, quick, trainSize))
+  for (const auto& point : ui::presetPoints(preset, base, quick, input))
     printJsonLine(QJsonObject{{"index", point.index},
                               {"label", QString::fromStdString(point.label)},
                               {"experiment", experimentToJson(point.config)}});

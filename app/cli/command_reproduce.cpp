@@ -91,8 +91,9 @@ ReproducePlan planReproduce(const std::vector<ui::Preset>& presets, bool quick,
     o.dataset = ui::chooseDataset(preset, &o.datasetNote);
     const train::ExperimentConfig base = ui::presetBaseConfig(preset, quick, o.dataset);
     o.dataset = QString::fromStdString(base.dataset.name);
-    o.trainSize = cache.get(base.dataset)->train.size();
-    o.points = ui::presetPoints(preset, base, quick, o.trainSize);
+    o.input = train::planInput(base, *cache.get(base.dataset));
+    o.trainSize = o.input.trainSize;
+    o.points = ui::presetPoints(preset, base, quick, o.input);
     for (std::size_t i = 0; i < o.points.size(); ++i) {
       plan.planned.push_back({o.points[i], preset.kind == ui::PresetKind::Accountant});
       plan.owner.emplace_back(plan.outcomes.size(), i);

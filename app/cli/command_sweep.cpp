@@ -60,8 +60,8 @@ QJsonObject pointSummary(const train::SweepPoint& point, const train::RunResult&
                 {"final_epsilon", last ? number(last->privacy.epsilon) : QJsonValue()},
                 {"delta", result.config.privacy.delta},
                 {"seconds", result.elapsedSeconds}};
-  if (last && std::isfinite(last->privacy.nominalEpsilon))
-    o.insert("nominal_epsilon", last->privacy.nominalEpsilon);
+  if (last && last->privacy.nominalEpsilon)
+    o.insert("nominal_epsilon", *last->privacy.nominalEpsilon);
   if (!result.message.empty() && result.status != train::RunStatus::Done)
     o.insert("message", QString::fromStdString(result.message));
   return o;
@@ -209,7 +209,7 @@ SweepPlan planSweep(const QCommandLineParser& parser, const SweepFlags& flags,
       plan.points = train::expandSweep(plan.base, flags.axes);
     else
       plan.points = ui::presetPoints(*plan.preset, plan.base, quick,
-                                     cache.get(plan.base.dataset)->train.size());
+                                     train::planInput(plan.base, *cache.get(plan.base.dataset)));
   } catch (const ConfigError& e) {
     throw UsageError(std::string(flags.axes.empty() ? "--preset: " : "--param: ") + e.what());
   }

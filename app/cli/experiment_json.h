@@ -1,5 +1,5 @@
-// The CLI's names for the experiment and run file formats, which ui/ owns (DESIGN.md: ui/
-// does the JSON; core has plain structs).
+// The CLI's names for the experiment and run file formats, which ui/ owns (docs/ARCHITECTURE.md:
+// ui/ does the JSON; core has plain structs).
 #pragma once
 
 #include "ui/io/experiment_json.h"
@@ -9,6 +9,7 @@ namespace epsilon::cli {
 using ui::experimentFromJson;
 using ui::experimentToJson;
 using ui::historyToCsv;
+using ui::insertStatement;
 using ui::kExperimentFormat;
 using ui::kExperimentVersion;
 using ui::progressToJson;

@@ -68,10 +68,10 @@ void writeRunTable(QString& h, const PresetOutcome& o) {
             .arg(QString::number(r.config.privacy.delta, 'g', 3),
                  QString::fromLatin1(privacy::accountantKindName(r.config.privacy.accountant))
                      .toUpper());
-    if (last && !last->privacy.sampling.empty())
-      how += QStringLiteral(" · ") + QString::fromStdString(last->privacy.sampling);
-    if (last && !last->privacy.status.empty())
-      how += QStringLiteral(" · ") + QString::fromStdString(last->privacy.status);
+    if (last)
+      how += QStringLiteral(" · %1 · %2")
+                 .arg(QString::fromUtf8(privacy::samplingWords(last->privacy.sampling)),
+                      QString::fromUtf8(privacy::statusWords(last->privacy.status)));
     h += "<tr><td>" + esc(m.label) + "</td>";
     if (accuracy)
       h += "<td class=num>" + percent(m.finalAccuracy) + "</td><td class=num>" +

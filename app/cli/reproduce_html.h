@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/train/progress.h"
+#include "core/train/run_planning.h"
 #include "core/train/sweep.h"
 #include "reproduce_trend.h"
 #include "ui/io/preset_file.h"
@@ -20,6 +21,7 @@ struct PresetOutcome {
   QString dataset;
   QString datasetNote;  // why another data set than the preferred one was used
   long long trainSize = 0;
+  train::RunPlanInput input;  // N and P the preset's plans and calibrations used
   std::vector<train::SweepPoint> points;
   std::vector<train::RunResult> results;
   std::vector<MeasuredRun> measured;

@@ -12,7 +12,6 @@
 #include "core/common/errors.h"
 #include "core/data/registry.h"
 #include "core/train/job_runner.h"
-#include "core/train/privacy_tracker.h"
 #include "core/train/run_planning.h"
 #include "experiment_json.h"
 #include "ui/io/csv_writer.h"
@@ -30,58 +29,6 @@ std::shared_ptr<const data::Dataset> DatasetCache::get(const train::DatasetConfi
   if (!slot)
     slot = std::make_shared<const data::Dataset>(data::loadDataset(config.name, config.options));
   return slot;
-}
-
-train::RunResult accountantOnlyRun(const train::ExperimentConfig& config, long long trainSize) {
-  const auto start = std::chrono::steady_clock::now();
-  train::RunResult result;
-  result.config = config;
-  result.trainSize = trainSize;
-  const auto& p = config.privacy;
-  if (p.privatizer.kind != privacy::PrivatizerKind::Clip &&
-      p.privatizer.kind != privacy::PrivatizerKind::None)
-    throw ConfigError("privacy.privatizer: an accountant-only preset expects clip or none, got '" +
-                      privacy::privatizerName(p.privatizer.kind) + "'");
-  train::PrivacyTrackerSetup setup;
-  setup.privatizer = p.privatizer.kind;
-  setup.sampling = p.sampling;
-  setup.sampleRate = train::sampleRate(config, trainSize);
-  setup.delta = p.delta;
-  setup.accountant = p.accountant;
-  train::PrivacyTracker tracker(setup);
-
-  const long long perEpoch = config.stepsPerEpoch(trainSize);
-  const long long total = config.totalSteps(trainSize);
-  long long step = 0;
-  auto record = [&] {
-    train::ProgressEvent e;
-    e.kind = train::EventKind::Evaluation;
-    e.status = train::RunStatus::Running;
-    e.step = step;
-    e.totalSteps = total;
-    e.epoch = static_cast<double>(step) / static_cast<double>(perEpoch);
-    e.privacy = tracker.spent();
-    e.sigma = p.noise.sigmaAt(std::max<long long>(0, step - 1));
-    e.gradientSigma = e.sigma;
-    e.clipNorm = p.privatizer.clipNorm;
-    e.learningRate = config.optimizer.learningRate;
-    e.elapsedSeconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    result.history.push_back(std::move(e));
-  };
-  record();
-  while (step < total) {
-    const long long next = std::min(total, step + perEpoch);
-    for (; step < next; ++step)
-      tracker.recordStep(
-          p.privatizer.kind == privacy::PrivatizerKind::None ? 0.0 : p.noise.sigmaAt(step));
-    record();
-  }
-  result.status = train::RunStatus::Done;
-  result.message = "accountant only (no training)";
-  result.elapsedSeconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return result;
 }
 
 namespace {
@@ -123,7 +70,8 @@ std::vector<train::RunResult> runPlanned(
   // Collected in submission order, which is close to the order they finish in.
   for (std::size_t i : order) {
     if (runs[i].accountantOnly) {
-      results[i] = accountantOnlyRun(runs[i].point.config, datasets[i]->train.size());
+      results[i] = train::accountantOnlyRun(runs[i].point.config,
+                                            train::planInput(runs[i].point.config, *datasets[i]));
     } else {
       results[i] = runner.wait(ids[i]);
       results[i].model.reset();
@@ -177,7 +125,7 @@ QByteArray summaryCsv(const std::vector<train::SweepPoint>& points,
                 ui::csvText(values.join(QLatin1Char(';'))),
                 last ? ui::csvNumber(last->testAccuracy) : QString(),
                 last ? ui::csvNumber(last->privacy.epsilon) : QString(),
-                last ? ui::csvNumber(last->privacy.nominalEpsilon) : QString(),
+                last ? ui::csvNumber(last->privacy.nominalEpsilon.value_or(ui::kNaN)) : QString(),
                 ui::csvNumber(result.config.privacy.delta),
                 QString::fromLatin1(privacy::accountantKindName(result.config.privacy.accountant)),
                 QString::fromStdString(train::runStatusName(result.status)),

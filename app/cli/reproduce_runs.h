@@ -39,10 +39,6 @@ std::vector<train::RunResult> runPlanned(
     const std::vector<PlannedRun>& runs, int jobs, DatasetCache& cache,
     const std::function<void(std::size_t, const train::RunResult&)>& onFinished = {});
 
-// The accountant's ε at the end of every epoch (and 0 at epoch 0), as a finished run with no
-// accuracy: the same ledger a training run keeps (PrivacyTracker), fed the schedule's σ_t.
-train::RunResult accountantOnlyRun(const train::ExperimentConfig& config, long long trainSize);
-
 // "run-03-noise_multiplier=2.json": the global index (so shards can be merged) and label.
 QString runFileName(const train::SweepPoint& point);
 

@@ -253,7 +253,7 @@ MeasuredRun measureRun(const train::SweepPoint& point, const train::RunResult& r
     if (e.kind != train::EventKind::Evaluation) continue;
     m.epsilons.push_back(e.privacy.epsilon);
     m.finalEpsilon = e.privacy.epsilon;
-    m.nominalEpsilon = e.privacy.nominalEpsilon;
+    m.nominalEpsilon = e.privacy.nominalEpsilon.value_or(kNaN);
     if (std::isfinite(e.testAccuracy)) accuracies.push_back(e.testAccuracy);
   }
   m.hasAccuracy = !accuracies.empty();

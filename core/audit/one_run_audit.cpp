@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/common/errors.h"
+#include "core/train/run_planning.h"
 #include "core/train/trainer.h"
 
 namespace epsilon::audit {
@@ -74,6 +75,10 @@ AuditResult runAudit(const train::ExperimentConfig& config, const data::Dataset&
                              train::runStatusName(result.run.status) + ": " + result.run.message);
   }
   result.upper = result.run.history.back().privacy;
+  result.baseTrainSize = canaryData.baseTrainSize;
+  result.auditedTrainSize = result.run.trainSize;
+  result.runOwn =
+      train::plannedPrivacy(config, {canaryData.baseTrainSize, result.run.parameterCount});
   result.testAccuracy = result.run.history.back().testAccuracy;
   attackAuditedRun(canaryData, options, result);
   return result;

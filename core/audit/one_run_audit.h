@@ -33,8 +33,14 @@ struct AuditResult {
   MembershipAttack attack;  // real training members vs the test split
   RocCurve canaryRoc;       // included vs left-out canaries, score −loss
   double canaryAuc = 0.5;
-  OneRunBound bound;          // ε̂ with its m, r, v, k and confidence
-  train::PrivacySpent upper;  // the accountant's ε for the run, with δ, accountant, sampling
+  OneRunBound bound;  // ε̂ with its m, r, v, k and confidence
+  // The accountant's statement for the audited run. Its training set grew by the included
+  // canaries (N + k rows, so q = L/(N + k)), so its ε differs from `runOwn`, the statement of
+  // the same config trained on the N rows alone: both are kept so every view can say why.
+  privacy::PrivacyStatement upper;
+  privacy::PrivacyStatement runOwn;
+  long long baseTrainSize = 0;     // N
+  long long auditedTrainSize = 0;  // N + k
   double testAccuracy = 0.0;
   double attackSeconds = 0.0;  // scoring, ROC and bound after training
 };

@@ -1,6 +1,6 @@
 // Deterministic parallel loops: work is cut into fixed-size chunks that do not depend on
 // the number of threads, each chunk writes its own slot, and slots are combined in index
-// order, so a sum is bit-identical with 1 thread or with all (DESIGN.md, "Determinism").
+// order, so a sum is bit-identical with 1 thread or with all (docs/ARCHITECTURE.md, "Determinism").
 #pragma once
 
 #include <tbb/parallel_for.h>

@@ -1,6 +1,6 @@
 // Counter-based random numbers (Random123's Philox4x32-10), keyed by (seed, purpose) and
 // addressed by counters (e.g. step, example, element), so every draw is reproducible
-// whatever thread computes it and in whatever order (DESIGN.md, "Determinism").
+// whatever thread computes it and in whatever order (docs/ARCHITECTURE.md, "Determinism").
 #pragma once
 
 #include <Random123/philox.h>

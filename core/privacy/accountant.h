@@ -59,6 +59,12 @@ std::optional<std::string> gaussianReductionProblem(const DpEvent& event);
 void addGaussianAtoms(const DpEvent& event, long long count, GaussianAtoms& atoms);
 GaussianAtoms gaussianAtoms(const PrivacyLedger& ledger);
 
+// ε with, for RDP, the order α that attains it (no other accountant has an order).
+struct EpsilonBound {
+  double epsilon = 0.0;
+  std::optional<double> order;
+};
+
 // Base of the RDP and PLD accountants. Not thread-safe: one thread at a time (queries may
 // fill caches).
 class Accountant {
@@ -76,6 +82,8 @@ class Accountant {
 
   // Smallest ε with the composition (ε, δ)-DP; δ in (0, 1). ∞ if there is none.
   virtual double epsilon(double delta) const = 0;
+  // epsilon(delta) with the RDP order where there is one.
+  virtual EpsilonBound epsilonBound(double delta) const { return {epsilon(delta), std::nullopt}; }
   // Smallest δ with the composition (ε, δ)-DP; ε >= 0.
   virtual double delta(double epsilon) const = 0;
 

@@ -32,8 +32,12 @@ AccountantKind parseAccountantKind(const std::string& text) {
   throw PrivacyError("accountant: expected 'rdp' or 'pld', got '" + text + "'");
 }
 
-std::unique_ptr<Accountant> makeAccountant(AccountantKind kind) {
-  if (kind == AccountantKind::Rdp) return std::make_unique<RdpAccountant>();
+std::unique_ptr<Accountant> makeAccountant(AccountantKind kind, RdpConversion conversion) {
+  if (kind == AccountantKind::Rdp) {
+    RdpAccountantOptions options;
+    options.conversion = conversion;
+    return std::make_unique<RdpAccountant>(options);
+  }
   return std::make_unique<PldAccountant>();
 }
 
@@ -107,48 +111,6 @@ Calibration calibrateNoiseMultiplier(const std::function<double(double)>& epsilo
   result.noiseMultiplier = high;
   result.epsilon = highEpsilon;
   return result;
-}
-
-Calibration calibrateDpSgd(AccountantKind kind, double sampleRate, long long steps, double delta,
-                           double targetEpsilon, CalibrationOptions options) {
-  return calibrateDpSgd(kind, sampleRate, steps, delta, targetEpsilon, NoOpEvent{}, options);
-}
-
-Calibration calibrateDpSgd(AccountantKind kind, double sampleRate, long long steps, double delta,
-                           double targetEpsilon, const DpEvent& fixedEvent,
-                           CalibrationOptions options) {
-  if (!(sampleRate > 0.0 && sampleRate <= 1.0)) {
-    throw PrivacyError("calibration: sample rate must be in (0, 1], got " + number(sampleRate));
-  }
-  if (steps < 1) {
-    throw PrivacyError("calibration: steps must be >= 1, got " + std::to_string(steps));
-  }
-  requireDeltaArgument(delta);
-  const bool hasFixed = fixedEvent.as<NoOpEvent>() == nullptr;
-  if (hasFixed) {
-    const auto alone = makeAccountant(kind);
-    alone->compose(fixedEvent);
-    const double fixedEpsilon = alone->epsilon(delta);
-    if (!(fixedEpsilon < targetEpsilon)) {
-      throw PrivacyError("target ε " + number(targetEpsilon) + " cannot be reached: " +
-                         describe(fixedEvent) + " alone costs ε = " + number(fixedEpsilon) +
-                         " (held fixed; only the DP-SGD noise is calibrated)");
-    }
-  }
-  if (kind == AccountantKind::Pld) {
-    const Calibration rdp = calibrateDpSgd(AccountantKind::Rdp, sampleRate, steps, delta,
-                                           targetEpsilon, fixedEvent, options);
-    options.initialNoiseMultiplier = rdp.noiseMultiplier;
-    options.bracketFactor = 1.25;
-  }
-  return calibrateNoiseMultiplier(
-      [&](double sigma) {
-        const auto accountant = makeAccountant(kind);
-        if (hasFixed) accountant->compose(fixedEvent);
-        accountant->compose(dpSgdStepEvent(sampleRate, sigma), steps);
-        return accountant->epsilon(delta);
-      },
-      targetEpsilon, options);
 }
 
 }  // namespace epsilon::privacy

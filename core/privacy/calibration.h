@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "core/privacy/accountant.h"
+#include "core/privacy/rdp.h"
 
 namespace epsilon::privacy {
 
@@ -16,8 +17,9 @@ enum class AccountantKind { Rdp, Pld };
 const char* accountantKindName(AccountantKind kind);
 AccountantKind parseAccountantKind(const std::string& text);
 
-// A fresh accountant of the given kind with default options.
-std::unique_ptr<Accountant> makeAccountant(AccountantKind kind);
+// A fresh accountant of the given kind with default options (RDP: the given conversion).
+std::unique_ptr<Accountant> makeAccountant(AccountantKind kind,
+                                           RdpConversion conversion = RdpConversion::Improved);
 
 struct CalibrationOptions {
   double minNoiseMultiplier = 1e-2;
@@ -39,19 +41,5 @@ struct Calibration {
 // "target ε … cannot be reached …" if the target is not > 0 or max does not meet it.
 Calibration calibrateNoiseMultiplier(const std::function<double(double)>& epsilonOf,
                                      double targetEpsilon, CalibrationOptions options = {});
-
-// Calibration of DP-SGD: `steps` Poisson-sampled Gaussian steps at sample rate q, with the
-// given accountant, for (targetEpsilon, delta). For PLD the search starts from the RDP answer,
-// which already meets the target (PLD's ε is never above RDP's), with a narrow bracket.
-Calibration calibrateDpSgd(AccountantKind kind, double sampleRate, long long steps, double delta,
-                           double targetEpsilon, CalibrationOptions options = {});
-
-// The same with a one-time release before the steps held fixed (the DP-PCA projection of
-// Abadi et al. 2016, §5): only the DP-SGD σ is calibrated, the fixed event's noise is not
-// touched. Throws PrivacyError "target ε … cannot be reached: <event> alone costs ε …" when
-// the fixed part already spends the budget.
-Calibration calibrateDpSgd(AccountantKind kind, double sampleRate, long long steps, double delta,
-                           double targetEpsilon, const DpEvent& fixedEvent,
-                           CalibrationOptions options = {});
 
 }  // namespace epsilon::privacy

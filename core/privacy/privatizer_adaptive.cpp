@@ -9,6 +9,7 @@
 
 #include "core/common/errors.h"
 #include "core/common/text.h"
+#include "core/privacy/privacy_statement.h"
 #include "core/privacy/privatizer_factories.h"
 #include "core/privacy/privatizer_rows.h"
 
@@ -33,16 +34,9 @@ class AdaptivePrivatizer final : public Privatizer {
   double clipNorm() const override { return m_clipNorm; }
   double countNoiseStddev() const override { return m_countStddev; }
 
-  // Thm. 1: releasing the clipped sum with multiplier σ_Δ and the centred count with noise σ_b
-  // (sensitivity ½) is one Gaussian mechanism with σ = (σ_Δ⁻² + (2σ_b)⁻²)^(−1/2); solved for
-  // σ_Δ = (σ⁻² − (2σ_b)⁻²)^(−1/2), which needs 2σ_b > σ.
+  // Thm. 1 (Andrew et al. 2021): the part of σ left for the gradient (privacy_statement.h).
   double gradientNoiseMultiplier(double sigma) const override {
-    if (sigma == 0.0) return 0.0;
-    if (!(2.0 * m_countStddev > sigma)) {
-      throw ConfigError("privacy.clip_count_stddev: adaptive clipping needs 2·σ_b > σ, got σ_b = " +
-                        shortNumber(m_countStddev) + " and σ = " + shortNumber(sigma));
-    }
-    return 1.0 / std::sqrt(1.0 / (sigma * sigma) - 1.0 / (4.0 * m_countStddev * m_countStddev));
+    return adaptiveGradientNoiseMultiplier(sigma, m_countStddev);
   }
 
   void clipWeights(const GradientMatrix& sq, GradientMatrix& weights,

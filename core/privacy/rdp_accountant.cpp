@@ -2,10 +2,44 @@
 
 #include <cmath>
 #include <limits>
+#include <mutex>
 
 #include "core/common/errors.h"
 
 namespace epsilon::privacy {
+
+namespace {
+
+// The RDP curves at the default orders of every (q, σ) asked for in this process: a pure
+// function's results (rdpPoissonGaussian), so sharing them changes no number. Bounded: the
+// table is emptied when it reaches kMaxCurves (a curve is ~60 doubles).
+class SharedCurves {
+ public:
+  std::vector<double> get(double q, double sigma, const std::vector<double>& orders) {
+    const auto key = std::make_pair(q, sigma);
+    {
+      std::lock_guard lock(m_mutex);
+      if (const auto found = m_curves.find(key); found != m_curves.end()) return found->second;
+    }
+    std::vector<double> curve = rdpPoissonGaussian(q, sigma, orders);
+    std::lock_guard lock(m_mutex);
+    if (m_curves.size() >= kMaxCurves) m_curves.clear();
+    m_curves.emplace(key, curve);
+    return curve;
+  }
+
+ private:
+  static constexpr std::size_t kMaxCurves = 1 << 16;
+  std::mutex m_mutex;
+  std::map<std::pair<double, double>, std::vector<double>> m_curves;
+};
+
+SharedCurves& sharedCurves() {
+  static SharedCurves curves;
+  return curves;
+}
+
+}  // namespace
 
 RdpAccountant::RdpAccountant(RdpAccountantOptions options) : m_options(std::move(options)) {
   if (m_options.orders.empty()) throw PrivacyError("RDP accountant: the list of orders is empty");
@@ -15,6 +49,7 @@ RdpAccountant::RdpAccountant(RdpAccountantOptions options) : m_options(std::move
                          std::to_string(order));
     }
   }
+  m_defaultOrders = m_options.orders == defaultRdpOrders();
 }
 
 std::optional<std::string> RdpAccountant::unsupportedReason(const DpEvent& event) const {
@@ -25,10 +60,14 @@ const std::vector<double>& RdpAccountant::curveOf(const SampledGaussian& atom) c
   const auto key = std::make_pair(atom.sampleRate, atom.noiseMultiplier);
   auto found = m_curveCache.find(key);
   if (found == m_curveCache.end()) {
-    found = m_curveCache
-                .emplace(key, rdpPoissonGaussian(atom.sampleRate, atom.noiseMultiplier,
-                                                 m_options.orders))
-                .first;
+    found =
+        m_curveCache
+            .emplace(
+                key,
+                m_defaultOrders
+                    ? sharedCurves().get(atom.sampleRate, atom.noiseMultiplier, m_options.orders)
+                    : rdpPoissonGaussian(atom.sampleRate, atom.noiseMultiplier, m_options.orders))
+            .first;
   }
   return found->second;
 }
@@ -56,6 +95,11 @@ const std::vector<double>& RdpAccountant::rdpCurve() const {
 RdpEpsilon RdpAccountant::epsilonAndOrder(double delta) const {
   requireDeltaArgument(delta);
   return epsilonFromRdp(m_options.orders, rdpCurve(), delta, m_options.conversion);
+}
+
+EpsilonBound RdpAccountant::epsilonBound(double delta) const {
+  const RdpEpsilon result = epsilonAndOrder(delta);
+  return {result.epsilon, result.order};
 }
 
 RdpDelta RdpAccountant::deltaAndOrder(double epsilon) const {

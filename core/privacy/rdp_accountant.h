@@ -29,6 +29,7 @@ class RdpAccountant : public Accountant {
 
   // ε with the order α that attains it.
   RdpEpsilon epsilonAndOrder(double delta) const;
+  EpsilonBound epsilonBound(double delta) const override;
   RdpDelta deltaAndOrder(double epsilon) const;
 
   // The composed RDP curve at orders(); +∞ everywhere after a non-private release.
@@ -45,8 +46,11 @@ class RdpAccountant : public Accountant {
 
   RdpAccountantOptions m_options;
   // RDP curve of each distinct (q, σ) seen, so a ledger that grows by more steps of known
-  // events costs one multiply-add per order.
+  // events costs one multiply-add per order. With the default orders the curves come from
+  // one table shared by every accountant (rdp_accountant.cpp), so the many fresh accountants
+  // of privacyStatement compute each curve once per process.
   mutable std::map<std::pair<double, double>, std::vector<double>> m_curveCache;
+  bool m_defaultOrders = false;
   mutable std::optional<std::vector<double>> m_total;
 };
 

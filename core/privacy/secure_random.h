@@ -1,6 +1,6 @@
 // Random bytes from the operating system's CSPRNG (Linux getrandom(2)), for the DP noise of
 // a run that asks for secure noise: unpredictable even to someone who knows the run's seed,
-// and therefore not reproducible. The seeded Philox streams stay the default (DESIGN.md,
+// and therefore not reproducible. The seeded Philox streams stay the default (docs/ARCHITECTURE.md,
 // "Determinism").
 #pragma once
 

@@ -117,14 +117,22 @@ void ExperimentConfig::validateFor(const data::Dataset& data) const {
   }
 }
 
+long long lotsPerEpoch(long long trainSize, long long lotSize) {
+  return std::max<long long>(1, trainSize / std::max<long long>(1, lotSize));
+}
+
+long long trainingSteps(double epochs, long long trainSize, long long lotSize) {
+  return std::max<long long>(
+      1, std::llround(epochs * static_cast<double>(lotsPerEpoch(trainSize, lotSize))));
+}
+
 long long ExperimentConfig::stepsPerEpoch(long long trainSize) const {
-  return std::max<long long>(1, trainSize / std::max(1, training.lotSize));
+  return lotsPerEpoch(trainSize, training.lotSize);
 }
 
 long long ExperimentConfig::totalSteps(long long trainSize) const {
   if (training.steps > 0) return training.steps;
-  return std::max<long long>(
-      1, std::llround(training.epochs * static_cast<double>(stepsPerEpoch(trainSize))));
+  return trainingSteps(training.epochs, trainSize, training.lotSize);
 }
 
 int ExperimentConfig::microbatchSlots() const {

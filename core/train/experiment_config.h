@@ -13,7 +13,7 @@
 #include "core/optim/optimizer.h"
 #include "core/privacy/calibration.h"
 #include "core/privacy/noise_schedule.h"
-#include "core/privacy/privacy_report.h"
+#include "core/privacy/privacy_statement.h"
 #include "core/privacy/privatizer.h"
 
 namespace epsilon::train {
@@ -49,8 +49,8 @@ struct PrivacyConfig {
   // Draw the gradient noise (and adaptive clipping's count noise) from the OS CSPRNG
   // (getrandom(2)) instead of the seeded Philox stream, for real use: no one who learns the
   // seed can predict, and so subtract, the noise. The run is then NOT reproducible: the same
-  // seed gives different noise, and the determinism guarantee of DESIGN.md does not hold.
-  // Sampling and initialisation stay seeded. Off by default, so teaching runs reproduce.
+  // seed gives different noise, and the determinism guarantee of docs/ARCHITECTURE.md does not
+  // hold. Sampling and initialisation stay seeded. Off by default, so teaching runs reproduce.
   bool secureNoise = false;
 };
 
@@ -100,6 +100,11 @@ struct ExperimentConfig {
   double expectedUnitsPerLot() const;
   int microbatchSlots() const;
 };
+
+// The one step-count convention, what the trainer runs and every plan counts:
+// ⌊N/L⌋ lots an epoch (at least 1; Abadi et al. 2016, §3.1), and T = max(1, round(E·⌊N/L⌋)).
+long long lotsPerEpoch(long long trainSize, long long lotSize);
+long long trainingSteps(double epochs, long long trainSize, long long lotSize);
 
 std::string samplingName(SamplingKind kind);  // "poisson", "shuffle"
 SamplingKind parseSamplingKind(const std::string& text,

@@ -10,13 +10,15 @@
 #include <vector>
 
 #include "core/nn/model.h"
+#include "core/privacy/privacy_statement.h"
 #include "core/train/experiment_config.h"
 #include "core/train/gradient_norms.h"
-#include "core/train/privacy_spent.h"
 
 namespace epsilon::train {
 
 using RunId = std::uint64_t;
+
+inline constexpr double kNotMeasured = std::numeric_limits<double>::quiet_NaN();
 
 enum class RunStatus { Queued, Running, Done, Cancelled, Diverged, Failed };
 std::string runStatusName(RunStatus status);  // "queued", "running", "done", ...
@@ -41,7 +43,7 @@ struct ProgressEvent {
   double trainLoss = kNotMeasured;     // mean lot loss over the steps since the last evaluation
   double testAccuracy = kNotMeasured;  // in [0, 1]
   double testLoss = kNotMeasured;
-  PrivacySpent privacy{};
+  privacy::PrivacyStatement privacy{};  // evaluations: what the run has spent so far
 
   double sigma = kNotMeasured;          // σ_t of the last step (the total multiplier)
   double gradientSigma = kNotMeasured;  // the part the gradient noise uses (σ_Δ for adaptive)

@@ -6,6 +6,9 @@
 
 #include "core/common/errors.h"
 #include "core/common/text.h"
+#include "core/data/registry.h"
+#include "core/nn/model.h"
+#include "core/privacy/dp_pca.h"
 
 namespace epsilon::train {
 
@@ -34,13 +37,11 @@ EpochSampling epochSampling(double epochs, long long trainSize, long long lotSiz
   if (lotSize < 1 || lotSize > trainSize)
     throw ConfigError("training.lot_size: expected an integer in [1, " + std::to_string(trainSize) +
                       "], got " + std::to_string(lotSize));
-  // T = ⌈E·N/L⌉ = ⌈E/q⌉: E expected passes over the data (Abadi et al. 2016, §3.1).
-  const double steps =
-      std::ceil(epochs * static_cast<double>(trainSize) / static_cast<double>(lotSize));
-  if (!(steps >= 1.0 && steps < 1e15))
+  const double perEpoch = std::floor(static_cast<double>(trainSize) / static_cast<double>(lotSize));
+  if (!(epochs * perEpoch < 1e15))
     throw ConfigError("training.epochs: " + shortNumber(epochs) + " epochs give " +
-                      shortNumber(steps) + " steps, expected 1 to 1e15");
-  return {lotFraction(lotSize, trainSize), static_cast<long long>(steps)};
+                      shortNumber(epochs * perEpoch) + " steps, expected 1 to 1e15");
+  return {lotFraction(lotSize, trainSize), trainingSteps(epochs, trainSize, lotSize)};
 }
 
 bool addsNoise(const ExperimentConfig& config) {
@@ -62,7 +63,7 @@ std::vector<double> gradientNoiseMultipliers(const ExperimentConfig& c, long lon
                                              double countStd) {
   const auto gradientSigma = [&](double sigma) {
     if (c.privacy.privatizer.kind != privacy::PrivatizerKind::Adaptive) return sigma;
-    return privacy::adaptiveGradientNoiseMultiplier(sigma, countStd);
+    return privacy::adaptiveGradientNoiseMultiplier(sigma, countStd);  // as the privatizer does
   };
   if (c.privacy.noise.isConstant()) return {gradientSigma(c.privacy.noise.initial)};
   std::vector<double> sigmas(static_cast<std::size_t>(steps));
@@ -78,6 +79,38 @@ double countNoiseStd(const ExperimentConfig& c) {
 }
 
 }  // namespace
+
+long long modelParameterCount(const ExperimentConfig& config, const data::SampleShape& shape,
+                              int classCount) {
+  nn::PresetOptions options;
+  options.hiddenWidths = config.model.hiddenWidths;
+  if (config.model.usesPca()) {
+    // k must fit the input: the check names model.pca_dims, the bound and the value.
+    const auto& m = config.model;
+    privacy::validateDpPcaOptions({m.pcaDims, m.pcaNoise, m.pcaSampleFraction, 1},
+                                  shape.featureCount());
+    options.projectionDims = m.pcaDims;
+  }
+  return nn::buildPreset<float>(config.model.preset, shape, std::max(2, classCount), 1, options)
+      .parameterCount();
+}
+
+RunPlanInput planInput(const ExperimentConfig& config, const data::DatasetInfo& info) {
+  long long n = info.trainSize;
+  if (config.dataset.options.maxTrain > 0)
+    n = std::min<long long>(n, config.dataset.options.maxTrain);
+  return {n, modelParameterCount(config, info.shape, info.classCount)};
+}
+
+RunPlanInput planInput(const ExperimentConfig& config, const data::Dataset& dataset) {
+  return {dataset.train.size(), modelParameterCount(config, dataset.shape, dataset.classCount())};
+}
+
+RunPlanInput planInput(const ExperimentConfig& config) {
+  for (const data::DatasetInfo& info : data::listDatasets())
+    if (info.name == config.dataset.name && !info.synthetic) return planInput(config, info);
+  return planInput(config, data::loadDataset(config.dataset.name, config.dataset.options));
+}
 
 privacy::PrivacyRunDescription privacyDescription(const ExperimentConfig& config,
                                                   const RunPlanInput& input) {
@@ -99,8 +132,9 @@ privacy::PrivacyRunDescription privacyDescription(const ExperimentConfig& config
   return run;
 }
 
-privacy::PrivacyReport plannedPrivacy(const ExperimentConfig& config, const RunPlanInput& input) {
-  return privacy::privacyReport(privacyDescription(config, input));
+privacy::PrivacyStatement plannedPrivacy(const ExperimentConfig& config,
+                                         const RunPlanInput& input) {
+  return privacy::privacyStatement(privacyDescription(config, input));
 }
 
 std::vector<long long> epochEndSteps(const ExperimentConfig& config, long long trainSize,
@@ -120,54 +154,20 @@ std::vector<long long> epochEndSteps(const ExperimentConfig& config, long long t
   return steps;
 }
 
-namespace {
-
-EpsilonCurvePoint pointAt(const ExperimentConfig& c, long long step, long long perEpoch,
-                          double epsilon, std::optional<double> nominal) {
-  return {step, static_cast<double>(step) / static_cast<double>(perEpoch), epsilon, nominal,
-          c.privacy.noise.sigmaAt(std::max<long long>(0, step - 1))};
-}
-
-}  // namespace
-
 EpsilonCurve epsilonCurve(const ExperimentConfig& config, const RunPlanInput& input,
                           std::span<const long long> steps) {
   const privacy::PrivacyRunDescription run = privacyDescription(config, input);
   const long long perEpoch = config.stepsPerEpoch(input.trainSize);
   EpsilonCurve curve;
-  curve.report = privacy::privacyReport(run);
-  for (long long s : steps)
+  curve.statement = privacy::privacyStatement(run);
+  for (long long s : steps) {
     if (s < 1 || s > run.steps)
       throw ConfigError("training.steps: a curve point must lie in [1, " +
                         std::to_string(run.steps) + "], got " + std::to_string(s));
-  if (!addsNoise(config)) {
-    for (long long s : steps)
-      curve.points.push_back(pointAt(config, s, perEpoch, curve.report.epsilon, std::nullopt));
-    return curve;
-  }
-  if (run.noiseMultipliers.size() == 1) {
-    // One σ: the RDP curve is computed once and read at every point (privacy_report.h).
-    const std::optional<double> pca =
-        run.pca ? std::optional<double>(run.pcaNoiseMultiplier) : std::nullopt;
-    const auto honest =
-        privacy::epsilonOverSteps(run.accountant, run.sampleRate,
-                                  curve.report.effectiveNoiseMultiplier, run.delta, steps, pca);
-    std::vector<double> nominal;
-    if (curve.report.nominalEpsilon)
-      nominal = privacy::epsilonOverSteps(run.accountant, run.sampleRate,
-                                          run.noiseMultipliers.front(), run.delta, steps, pca);
-    for (std::size_t i = 0; i < steps.size(); ++i)
-      curve.points.push_back(
-          pointAt(config, steps[i], perEpoch, honest[i],
-                  nominal.empty() ? std::nullopt : std::optional<double>(nominal[i])));
-    return curve;
-  }
-  for (long long s : steps) {  // a schedule: σ_0 … σ_{s−1} for the point s
-    privacy::PrivacyRunDescription partial = run;
-    partial.steps = s;
-    partial.noiseMultipliers.resize(static_cast<std::size_t>(s));
-    const privacy::PrivacyReport r = privacy::privacyReport(partial);
-    curve.points.push_back(pointAt(config, s, perEpoch, r.epsilon, r.nominalEpsilon));
+    const privacy::PrivacyStatement at =
+        s == run.steps ? curve.statement : privacy::privacyStatement(privacy::firstSteps(run, s));
+    curve.points.push_back({s, static_cast<double>(s) / static_cast<double>(perEpoch), at.epsilon,
+                            at.nominalEpsilon, config.privacy.noise.sigmaAt(s - 1)});
   }
   return curve;
 }
@@ -176,31 +176,54 @@ privacy::Calibration calibrateNoise(const ExperimentConfig& config, const RunPla
                                     double targetEpsilon) {
   if (config.privacy.privatizer.kind == privacy::PrivatizerKind::None)
     throw ConfigError("privacy.privatizer: calibrating σ needs a privatizer, got none");
-  if (!config.privacy.noise.isConstant())
-    throw ConfigError("privacy.noise_schedule: calibrating σ needs a constant schedule, got " +
-                      privacy::noiseDecayName(config.privacy.noise.decay));
-  if (config.model.usesPca()) {
-    const double pca = privacy::dpPcaEpsilon(config.privacy.accountant, config.model.pcaNoise,
-                                             config.privacy.delta);
-    if (!(pca < targetEpsilon))
-      throw PrivacyError("target ε " + shortNumber(targetEpsilon) +
-                         " cannot be reached: the PCA release (model.pca_noise " +
-                         shortNumber(config.model.pcaNoise) + ") alone costs ε " +
-                         shortNumber(pca));
-  }
-  ExperimentConfig trial = config;
-  const auto epsilonOf = [&](double sigma) {
-    trial.privacy.noise.initial = sigma;
-    return plannedPrivacy(trial, input).epsilon;
-  };
   privacy::CalibrationOptions options;
   if (config.privacy.privatizer.kind == privacy::PrivatizerKind::Tanh) {
     // σ scales with √P (tanhNoiseMultiplier): start and bound the search there.
     options.initialNoiseMultiplier = tanhNoiseMultiplier(1.0, input.parameterCount);
     options.maxNoiseMultiplier =
         tanhNoiseMultiplier(options.maxNoiseMultiplier, input.parameterCount);
+  } else if (config.privacy.privatizer.kind == privacy::PrivatizerKind::Adaptive) {
+    // σ_Δ exists only for σ < 2σ_b (adaptiveGradientNoiseMultiplier): search below it.
+    const double limit = 2.0 * countNoiseStd(config) * (1.0 - 1e-9);
+    options.maxNoiseMultiplier = std::min(options.maxNoiseMultiplier, limit);
+    options.initialNoiseMultiplier = std::min(options.initialNoiseMultiplier, limit / 2.0);
   }
-  return privacy::calibrateNoiseMultiplier(epsilonOf, targetEpsilon, options);
+  ExperimentConfig trial = config;
+  return privacy::calibrateNoise(
+      [&](double sigma) {
+        trial.privacy.noise.initial = sigma;
+        return privacyDescription(trial, input);
+      },
+      targetEpsilon, options);
+}
+
+RunResult accountantOnlyRun(const ExperimentConfig& config, const RunPlanInput& input) {
+  RunResult result;
+  result.config = config;
+  result.trainSize = input.trainSize;
+  result.parameterCount = input.parameterCount;
+  const privacy::PrivacyRunDescription run = privacyDescription(config, input);
+  const long long perEpoch = config.stepsPerEpoch(input.trainSize);
+  const auto& p = config.privacy;
+  std::vector<long long> steps{0};
+  for (long long s : epochEndSteps(config, input.trainSize)) steps.push_back(s);
+  for (long long step : steps) {
+    ProgressEvent e;
+    e.kind = EventKind::Evaluation;
+    e.status = RunStatus::Running;
+    e.step = step;
+    e.totalSteps = run.steps;
+    e.epoch = static_cast<double>(step) / static_cast<double>(perEpoch);
+    e.privacy = privacy::privacyStatement(privacy::firstSteps(run, step));
+    e.sigma = addsNoise(config) ? p.noise.sigmaAt(std::max<long long>(0, step - 1)) : 0.0;
+    e.gradientSigma = e.sigma;
+    e.clipNorm = p.privatizer.clipNorm;
+    e.learningRate = config.optimizer.learningRate;
+    result.history.push_back(std::move(e));
+  }
+  result.status = RunStatus::Done;
+  result.message = "accountant only (no training)";
+  return result;
 }
 
 }  // namespace epsilon::train

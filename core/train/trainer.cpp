@@ -16,6 +16,7 @@
 #include "core/train/feature_cache.h"
 #include "core/train/privacy_tracker.h"
 #include "core/train/private_gradient.h"
+#include "core/train/run_planning.h"
 #include "core/train/sampler.h"
 
 namespace epsilon::train {
@@ -141,18 +142,10 @@ void Run::setUp() {
                     m_config.optimizer.lrDecayEpochs * static_cast<double>(m_stepsPerEpoch)};
   m_learningRate.validate();
 
-  PrivacyTrackerSetup setup;
-  setup.privatizer = p.privatizer.kind;
-  setup.sampling = p.sampling;
-  setup.sampleRate = static_cast<double>(m_config.training.lotSize) / static_cast<double>(n);
-  setup.delta = p.delta;
-  setup.accountant = p.accountant;
-  setup.parameterCount = m_model->parameterCount();
-  setup.countNoiseStd = m_privatizer->countNoiseStddev();
-  setup.pca = m_config.model.usesPca();
-  setup.pcaNoiseMultiplier = m_config.model.pcaNoise;
-  setup.pcaSampleFraction = m_config.model.pcaSampleFraction;
-  m_tracker = std::make_unique<PrivacyTracker>(setup);
+  // The ledger starts from the planned description (q, P, σ_b, δ, accountant, the PCA release),
+  // so the trained run's statement is the preview's for the same steps.
+  m_tracker = std::make_unique<PrivacyTracker>(
+      privacyDescription(m_config, {n, m_model->parameterCount()}));
   m_gradient = std::make_unique<PrivateGradient>(*m_model, *m_privatizer, p.microbatchSize,
                                                  m_config.microbatchSlots(), expectedUnits,
                                                  m_config.training.seed, p.secureNoise);
@@ -196,7 +189,7 @@ ProgressEvent Run::evaluationEvent(long long step, const Window& window) {
   const Evaluation test = evaluate(*m_model, m_dataset->test);
   e.testAccuracy = test.accuracy;
   e.testLoss = test.loss;
-  e.privacy = m_tracker->spent();
+  e.privacy = m_tracker->statement();
   if (m_config.training.snapshots) e.snapshot = std::make_shared<const nn::Model<float>>(*m_model);
   e.learningRate = step > 0 ? m_lastLearningRate : m_learningRate.at(0);
   if (m_private) {

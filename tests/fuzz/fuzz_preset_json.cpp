@@ -13,7 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const ui::Preset preset = ui::presetFromJson(*json, QStringLiteral("fuzz-preset.json"));
     for (const bool quick : {false, true}) {
       const auto base = ui::presetBaseConfig(preset, quick, QStringLiteral("mnist"));
-      if (preset.kind != ui::PresetKind::Calibrate) ui::presetPoints(preset, base, quick, 60'000);
+      if (preset.kind != ui::PresetKind::Calibrate)
+        ui::presetPoints(preset, base, quick, train::RunPlanInput{60'000, 1});
     }
   });
   return 0;

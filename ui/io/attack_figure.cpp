@@ -22,7 +22,7 @@ std::vector<QPointF> floored(const std::vector<QPointF>& points, bool logAxes) {
 }
 
 QString auditTitle(const audit::AuditResult& result, double confidence) {
-  const train::PrivacySpent& upper = result.upper;
+  const privacy::PrivacyStatement& upper = result.upper;
   const QString measured = QStringLiteral("Measured ε̂ ≥ %1 (%2% confidence)")
                                .arg(result.bound.epsilonLowerBound, 0, 'f', 2)
                                .arg(confidence * 100.0, 0, 'g', 3);
@@ -32,9 +32,10 @@ QString auditTitle(const audit::AuditResult& result, double confidence) {
           ? QStringLiteral("accountant ε ≤ %1 (δ = %2, %3, %4)")
                 .arg(upper.epsilon, 0, 'g', 3)
                 .arg(upper.delta, 0, 'g', 3)
-                .arg(QString::fromStdString(upper.accountant),
-                     QString::fromStdString(upper.sampling))
-          : QStringLiteral("no accountant bound (%1)").arg(QString::fromStdString(upper.status));
+                .arg(QString::fromUtf8(privacy::accountantWords(upper.accountant)),
+                     QString::fromUtf8(privacy::samplingWords(upper.sampling)))
+          : QStringLiteral("no accountant bound (%1)")
+                .arg(QString::fromUtf8(privacy::statusWords(upper.status)));
   return measured + QStringLiteral(" vs ") + accountant;
 }
 

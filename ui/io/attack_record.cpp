@@ -3,6 +3,7 @@
 #include <QJsonArray>
 
 #include "ui/io/attack_figure.h"
+#include "ui/io/number_format.h"
 #include "ui/io/run_conversion.h"
 
 namespace epsilon::ui {
@@ -71,9 +72,23 @@ CanaryAuditRecord canaryAuditRecordOf(const audit::AuditResult& result,
   record.epsilonUpperBound = result.upper.epsilon;
   record.delta = result.upper.delta;
   record.privacyLabel = privacyLabelOf(result.upper);
+  if (const QString note = auditedEpsilonNote(result); !note.isEmpty())
+    record.privacyLabel += QStringLiteral(" · ") + note;
   record.testAccuracy = result.testAccuracy;
   record.seconds = result.run.elapsedSeconds + result.attackSeconds;
   return record;
+}
+
+QString auditedEpsilonNote(const audit::AuditResult& r) {
+  const long long added = r.auditedTrainSize - r.baseTrainSize;
+  if (added == 0 && r.upper.epsilon == r.runOwn.epsilon) return {};
+  return QStringLiteral(
+             "its training set grew by %1 canaries (%2 + %1 = %3 examples, so q = L/%3): ε %4 "
+             "for the audited run, %5 for the run alone")
+      .arg(added)
+      .arg(r.baseTrainSize)
+      .arg(r.auditedTrainSize)
+      .arg(formatEpsilon(r.upper.epsilon), formatEpsilon(r.runOwn.epsilon));
 }
 
 QJsonObject attackToJson(const AttackRecord& a) {

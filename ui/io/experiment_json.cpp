@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "core/common/errors.h"
+#include "core/privacy/dp_pca.h"
 #include "ui/io/csv_writer.h"
 #include "ui/io/eval_point_json.h"
 #include "ui/io/json_reader.h"
@@ -254,20 +255,29 @@ QJsonObject progressToJson(const train::ProgressEvent& e) {
   QJsonObject o = evalPointToJson(toEvalPoint(e));
   o.insert("run", static_cast<double>(e.runId));
   o.insert("total_steps", static_cast<double>(e.totalSteps));
-  o.insert("delta", e.privacy.delta);
-  o.insert("accountant", text(e.privacy.accountant));
-  o.insert("sampling", text(e.privacy.sampling));
-  o.insert("privacy_status", text(e.privacy.status));
-  o.insert("epsilon_is_guarantee", e.privacy.isGuarantee);
+  insertStatement(o, e.privacy);  // readEvent reads its words back
   o.insert("gradient_sigma", numberToJson(e.gradientSigma));
   o.insert("learning_rate", numberToJson(e.learningRate));
-  if (std::isfinite(e.privacy.order)) o.insert("rdp_order", e.privacy.order);
-  if (!e.privacy.nominalLabel.empty()) o.insert("nominal_label", text(e.privacy.nominalLabel));
-  // The DP-PCA release that ε includes (Abadi et al. 2016, §5): "PCA: σ 7 on 10% of the data (…)".
-  if (!e.privacy.pcaLabel.empty()) o.insert("pca_label", text(e.privacy.pcaLabel));
   if (std::isfinite(e.countNoise)) o.insert("count_noise", e.countNoise);
-  if (e.privacy.noiseRounded) o.insert("sigma_rounded_for_accounting", true);
   return o;
+}
+
+void insertStatement(QJsonObject& o, const privacy::PrivacyStatement& s) {
+  o.insert("epsilon", numberToJson(s.epsilon));
+  o.insert("delta", s.delta);
+  o.insert("accountant", privacy::accountantKindName(s.accountant));
+  o.insert("sampling", privacy::samplingWords(s.sampling));
+  o.insert("privacy_status", privacy::statusWords(s.status));
+  o.insert("epsilon_is_guarantee", s.isGuarantee());
+  if (s.order) o.insert("rdp_order", *s.order);
+  if (s.nominalEpsilon) {
+    o.insert("nominal_epsilon", numberToJson(*s.nominalEpsilon));
+    o.insert("nominal_label", privacy::kNominalLabel);
+  }
+  // The DP-PCA release that ε includes (Abadi et al. 2016, §5): "PCA: σ 7 on 10% of the data (…)".
+  if (const auto& pca = s.pca)
+    o.insert("pca_label", text(privacy::dpPcaLabel(pca->noiseMultiplier, pca->sampleFraction)));
+  if (s.noiseRounded) o.insert("sigma_rounded_for_accounting", true);
 }
 
 QJsonObject runToJson(const train::RunResult& r) {

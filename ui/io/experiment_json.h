@@ -1,5 +1,5 @@
-// The versioned experiment file format (DESIGN.md, "Config and session files") and the JSON
-// forms of a run's progress and result: ExperimentConfig <-> QJsonObject, one evaluation as
+// The versioned experiment file format (docs/ARCHITECTURE.md, "Config and session files") and the
+// JSON forms of a run's progress and result: ExperimentConfig <-> QJsonObject, one evaluation as
 // one JSON object, a whole run (config + history) and its history as CSV. Strict: an unknown
 // key, a wrong type or an impossible value is a ConfigError naming the key.
 #pragma once
@@ -35,6 +35,11 @@ train::ExperimentConfig readExperimentFile(const QString& path,
 // One event: the evaluation point's schema (ui/io/eval_point_json.h: NaN null, ∞ "inf") and
 // run, total_steps, delta, accountant, sampling, privacy_status, epsilon_is_guarantee, …
 QJsonObject progressToJson(const train::ProgressEvent& event);
+// A privacy statement's keys (privacy_statement.h), as run files, `epsilon`, `calibrate` and
+// `audit` write them: epsilon (null for ∞), delta, accountant, sampling, privacy_status,
+// epsilon_is_guarantee, rdp_order, nominal_epsilon and nominal_label (tanh), pca_label,
+// sigma_rounded_for_accounting. Inserted into `into`.
+void insertStatement(QJsonObject& into, const privacy::PrivacyStatement& statement);
 // {"format": "epsilonlab-run", "version": 1, "status", "message", "experiment": {...},
 //  "history": [...], "model": {...}}.
 QJsonObject runToJson(const train::RunResult& result);

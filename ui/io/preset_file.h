@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "core/train/experiment_config.h"
+#include "core/train/run_planning.h"
 #include "core/train/sweep.h"
 
 namespace epsilon::ui {
@@ -108,12 +109,12 @@ train::ExperimentConfig presetBaseConfig(const Preset& preset, bool quick, const
 
 // Every run of the preset as sweep points (index, label, values): the sweep's combinations,
 // the variants (values = [("variant", key)]), or for calibrate the calibrated noise levels
-// (σ solved with calibrateDpSgd for each target ε at the base config's q = L/N and step
-// count on `trainSize` examples; values = [("target_epsilon", "2")]) and the baseline
+// (σ₀ from train::calibrateNoise for each target ε, on N and P of `input`: every mechanism of
+// the base config honoured; values = [("target_epsilon", "2")]) and the baseline
 // (values = [("target_epsilon", "baseline")]). Accountant presets expand like train ones.
 std::vector<train::SweepPoint> presetPoints(const Preset& preset,
                                             const train::ExperimentConfig& base, bool quick,
-                                            long long trainSize);
+                                            const train::RunPlanInput& input);
 
 // The "sweep" array at `key` (one or two {"parameter", "values"} axes), as presets and lessons
 // write it; throws ConfigError naming the key.

@@ -17,17 +17,13 @@ std::string shortNumber(double value) {
 
 std::vector<train::SweepPoint> calibratedPoints(const Preset& preset,
                                                 const train::ExperimentConfig& base,
-                                                long long trainSize) {
-  if (trainSize < 1)
+                                                const train::RunPlanInput& input) {
+  if (input.trainSize < 1)
     throw ConfigError(preset.name.toStdString() + ": calibration needs the training set size");
-  // Abadi et al. 2016 (§3.1, moments accountant): for a lot of L examples drawn with
-  // probability q = L/N over T steps, the smallest σ whose ε(δ) meets each target.
-  const double q = train::sampleRate(base, trainSize);
-  const long long steps = base.totalSteps(trainSize);
+  // The smallest σ₀ whose planned run meets each target (the one calibration, run_planning.h).
   std::vector<train::SweepPoint> points;
   for (double target : preset.calibration.targetEpsilons) {
-    const privacy::Calibration c =
-        privacy::calibrateDpSgd(base.privacy.accountant, q, steps, base.privacy.delta, target);
+    const privacy::Calibration c = train::calibrateNoise(base, input, target);
     train::SweepPoint p;
     p.config = base;
     p.config.privacy.noise.initial = c.noiseMultiplier;
@@ -54,10 +50,10 @@ std::vector<train::SweepPoint> calibratedPoints(const Preset& preset,
 
 std::vector<train::SweepPoint> presetPoints(const Preset& preset,
                                             const train::ExperimentConfig& base, bool quick,
-                                            long long trainSize) {
+                                            const train::RunPlanInput& input) {
   const std::string name = preset.name.toStdString();
   try {
-    if (preset.kind == PresetKind::Calibrate) return calibratedPoints(preset, base, trainSize);
+    if (preset.kind == PresetKind::Calibrate) return calibratedPoints(preset, base, input);
     if (!preset.variants.empty()) {
       std::vector<train::SweepPoint> points;
       for (const PresetVariant& v : preset.variants) {

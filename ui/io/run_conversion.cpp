@@ -25,30 +25,16 @@ RunStatus toUiStatus(train::RunStatus s) {
   return RunStatus::Failed;
 }
 
-QString privacyLabelOf(const train::PrivacySpent& p) {
-  if (p.accountant.empty()) return {};
+QString privacyLabelOf(const privacy::PrivacyStatement& p) {
   QString label =
-      QStringLiteral("δ = %1 · %2 · %3")
-          .arg(formatDelta(p.delta),
-               p.accountant == "rdp" ? QStringLiteral("RDP") : QStringLiteral("PLD (tight)"),
-               QString::fromStdString(p.sampling));
-  if (!p.status.empty()) label += QStringLiteral(" · ") + QString::fromStdString(p.status);
-  if (std::isfinite(p.nominalEpsilon))
+      QStringLiteral("δ = %1 · %2 · %3 · %4")
+          .arg(formatDelta(p.delta), QString::fromUtf8(privacy::accountantWords(p.accountant)),
+               QString::fromUtf8(privacy::samplingWords(p.sampling)),
+               QString::fromUtf8(privacy::statusWords(p.status)));
+  if (p.nominalEpsilon)
     label += QStringLiteral(" · nominal ε %1 (%2)")
-                 .arg(formatEpsilon(p.nominalEpsilon), QString::fromStdString(p.nominalLabel));
+                 .arg(formatEpsilon(*p.nominalEpsilon), QString::fromUtf8(privacy::kNominalLabel));
   return label;
-}
-
-QString privacyLabelOf(const privacy::PrivacyReport& report) {
-  train::PrivacySpent spent;
-  spent.epsilon = report.epsilon;
-  spent.delta = report.delta;
-  spent.accountant = report.accountant;
-  spent.sampling = report.samplingLabel;
-  spent.status = report.statusLabel;
-  if (report.nominalEpsilon) spent.nominalEpsilon = *report.nominalEpsilon;
-  spent.nominalLabel = report.nominalLabel;
-  return privacyLabelOf(spent);
 }
 
 EvalPoint toEvalPoint(const train::ProgressEvent& e) {
@@ -59,7 +45,7 @@ EvalPoint toEvalPoint(const train::ProgressEvent& e) {
   p.testAccuracy = e.testAccuracy;
   p.testLoss = e.testLoss;
   p.epsilon = e.privacy.epsilon;
-  p.nominalEpsilon = e.privacy.nominalEpsilon;
+  p.nominalEpsilon = e.privacy.nominalEpsilon.value_or(kNaN);
   p.sigma = e.sigma;
   p.clipNorm = e.clipNorm;
   p.fractionClipped = e.fractionClipped;

@@ -5,7 +5,7 @@
 
 #include <QString>
 
-#include "core/privacy/privacy_report.h"
+#include "core/privacy/privacy_statement.h"
 #include "core/train/progress.h"
 #include "ui/io/run_record.h"
 
@@ -13,10 +13,9 @@ namespace epsilon::ui {
 
 RunStatus toUiStatus(train::RunStatus status);
 EvalPoint toEvalPoint(const train::ProgressEvent& event);
-// "δ = 1e-5 · RDP · Poisson sampling · DP guarantee" (+ the tanh filter's nominal ε).
-QString privacyLabelOf(const train::PrivacySpent& privacy);
-// The same label for a planned run (run_planning.h) that has not trained.
-QString privacyLabelOf(const privacy::PrivacyReport& report);
+// "δ = 1e-5 · RDP · Poisson sampling · DP guarantee" (+ the tanh filter's nominal ε): the
+// words for a statement (privacy_statement.h), for a trained run and a planned one alike.
+QString privacyLabelOf(const privacy::PrivacyStatement& statement);
 // A finished run as a record: config as JSON, every evaluation, the lot losses it reported.
 RunRecord recordFromResult(const train::RunResult& result, const QString& name);
 

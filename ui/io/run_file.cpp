@@ -5,7 +5,7 @@
 #include <QJsonArray>
 #include <cmath>
 
-#include "core/train/privacy_spent.h"
+#include "core/common/text.h"
 #include "core/train/sweep.h"
 #include "ui/io/eval_point_json.h"
 #include "ui/io/experiment_json.h"
@@ -20,21 +20,45 @@ constexpr const char* kRunFormat = "epsilonlab-run";
 constexpr qint64 kMaxRunBytes = 256LL << 20;      // a run file holds one history
 constexpr qint64 kMaxSessionBytes = 512LL << 20;  // as loadSession allows
 
-// One history event (progressToJson's keys): the evaluation point, and the privacy it states.
-EvalPoint readEvent(JsonReader& e, train::PrivacySpent& privacy) {
+// One history event (progressToJson's keys): the evaluation point, and the statement it
+// carries (its words read back into a statement, privacy_statement.h). False in `stated` for
+// an event that names no accountant (older files).
+EvalPoint readEvent(JsonReader& e, privacy::PrivacyStatement& statement, bool& stated) {
   EvalPoint point = evalPointFromJson(e);
   // Run files wrote ∞ as null before the one evaluation-point schema; no run reports a NaN ε.
   if (std::isnan(point.epsilon)) point.epsilon = INFINITY;
-  privacy.epsilon = point.epsilon;
-  privacy.nominalEpsilon = point.nominalEpsilon;
-  privacy.delta = e.number(QStringLiteral("delta"), false, 0.0);
-  privacy.accountant = e.string(QStringLiteral("accountant"), false, {}, true).toStdString();
-  privacy.sampling = e.string(QStringLiteral("sampling"), false, {}, true).toStdString();
-  privacy.status = e.string(QStringLiteral("privacy_status"), false, {}, true).toStdString();
-  privacy.isGuarantee = e.boolean(QStringLiteral("epsilon_is_guarantee"), false);
-  privacy.nominalLabel = e.string(QStringLiteral("nominal_label"), false, {}, true).toStdString();
-  privacy.pcaLabel = e.string(QStringLiteral("pca_label"), false, {}, true).toStdString();
-  privacy.noiseRounded = e.boolean(QStringLiteral("sigma_rounded_for_accounting"), false);
+  statement.epsilon = point.epsilon;
+  if (std::isfinite(point.nominalEpsilon)) statement.nominalEpsilon = point.nominalEpsilon;
+  statement.delta = e.number(QStringLiteral("delta"), false, 0.0);
+  const QString accountant = e.string(QStringLiteral("accountant"), false, {}, true);
+  stated = !accountant.isEmpty();
+  const auto words = [&](const char* key) {
+    return e.string(QLatin1String(key), stated, {}, true).toStdString();
+  };
+  const auto parsed = [&](const char* key, auto parse) {
+    const std::string text = words(key);
+    try {
+      return parse(text);
+    } catch (const PrivacyError&) {
+      e.fail(QLatin1String(key), QStringLiteral("expected the words EpsilonLab writes, got '%1'")
+                                     .arg(QString::fromStdString(clippedText(text))));
+    }
+  };
+  if (stated) {
+    statement.accountant = parsed("accountant", [&](const std::string&) {
+      return privacy::parseAccountantKind(accountant.toStdString());
+    });
+    statement.sampling = parsed("sampling", [](const std::string& t) {
+      return privacy::parseSamplingWords(t, "sampling");
+    });
+    statement.status = parsed("privacy_status", [](const std::string& t) {
+      return privacy::parseStatusWords(t, "privacy_status");
+    });
+  }
+  e.boolean(QStringLiteral("epsilon_is_guarantee"), false);  // follows from privacy_status
+  for (const char* key : {"nominal_label", "pca_label"})
+    e.string(QLatin1String(key), false, {}, true);
+  statement.noiseRounded = e.boolean(QStringLiteral("sigma_rounded_for_accounting"), false);
   // What only a live event needs: checked for type, not kept.
   for (const char* key :
        {"run", "total_steps", "gradient_sigma", "learning_rate", "rdp_order", "count_noise"})
@@ -45,16 +69,17 @@ EvalPoint readEvent(JsonReader& e, train::PrivacySpent& privacy) {
 
 void readHistory(JsonReader& r, RunRecord& run) {
   const QJsonArray history = r.array(QStringLiteral("history"), true);
-  train::PrivacySpent privacy;
   for (qsizetype i = 0; i < history.size(); ++i) {
     const QString key = QStringLiteral("history[%1]").arg(i);
     if (!history.at(i).isObject()) r.expected(key, QStringLiteral("an object"), history.at(i));
     JsonReader event(history.at(i).toObject(), r.path(key));
-    const EvalPoint point = readEvent(event, privacy);
+    privacy::PrivacyStatement statement;
+    bool stated = false;
+    const EvalPoint point = readEvent(event, statement, stated);
     run.evals.push_back(point);
     // As recordFromResult keeps them: each evaluation's training loss is a lot loss.
     if (std::isfinite(point.trainLoss)) run.losses.push_back({point.step, point.trainLoss});
-    run.privacyLabel = privacyLabelOf(privacy);
+    if (stated) run.privacyLabel = privacyLabelOf(statement);
   }
 }
 

@@ -13,7 +13,8 @@ QString tr(const char* text) {
   return QCoreApplication::translate("AttackSummary", text);
 }
 
-// The accountant's side, always with its δ, accountant and sampling (DESIGN.md, "Privacy honesty").
+// The accountant's side, always with its δ, accountant and sampling (docs/ARCHITECTURE.md, "Privacy
+// honesty").
 QString accountantText(double epsilon, const QString& label) {
   if (!std::isfinite(epsilon)) return tr("accountant: no bound (the run adds no noise)");
   return tr("accountant ε ≤ %1 (%2)").arg(formatEpsilon(epsilon), label);

@@ -16,7 +16,7 @@
 namespace epsilon::ui {
 
 namespace {
-constexpr int kRedrawIntervalMs = 100;  // ≤ 10 redraws per second (DESIGN.md)
+constexpr int kRedrawIntervalMs = 100;  // ≤ 10 redraws per second (docs/ARCHITECTURE.md)
 }
 
 ChartPanel::ChartPanel(RunModel* model, QWidget* parent)

@@ -24,7 +24,7 @@
 #include "core/nn/model.h"
 #include "core/privacy/calibration.h"
 #include "core/privacy/dp_pca.h"
-#include "core/privacy/privacy_report.h"
+#include "core/privacy/privacy_statement.h"
 #include "core/train/run_planning.h"
 #include "ui/io/number_format.h"
 #include "ui/widgets/control_values.h"
@@ -172,20 +172,8 @@ void ExperimentPanel::refreshModel() {
   m_parameterCount = 0;
   if (info) {
     try {
-      const train::ExperimentConfig c = config();
-      nn::PresetOptions options;
-      options.hiddenWidths = c.model.hiddenWidths;  // the config's: the panel has no control
-      const bool pca = c.model.usesPca();
-      if (pca) {
-        // k must fit the input: core's check names model.pca_dims, the bound and the value.
-        privacy::validateDpPcaOptions(
-            {m_pcaDims->value(), m_pcaNoise->value(), m_pcaSample->value(), 1},
-            info->shape.featureCount());
-        options.projectionDims = m_pcaDims->value();
-      }
-      const auto model = nn::buildPreset<float>(c.model.preset, info->shape,
-                                                std::max(2, info->classCount), 1, options);
-      m_parameterCount = model.parameterCount();
+      // The network is counted in core, as the trainer will build it (run_planning.h).
+      m_parameterCount = train::modelParameterCount(config(), info->shape, info->classCount);
     } catch (const std::exception& e) {
       m_modelProblem = QString::fromUtf8(e.what());
     }
@@ -203,11 +191,10 @@ void ExperimentPanel::refreshModel() {
 void ExperimentPanel::refreshDerived() {
   const long long n = trainSize();
   if (n > 0) {
-    const double q = std::min(1.0, m_lot->value() / static_cast<double>(n));
-    m_lotInfo->setText(
-        tr("sampling rate q = L/N = %1 · %2 steps per epoch")
-            .arg(formatNumber(q, 3))
-            .arg(std::max<long long>(1, n / std::max<long long>(1, std::llround(m_lot->value())))));
+    const train::ExperimentConfig c = config();
+    m_lotInfo->setText(tr("sampling rate q = L/N = %1 · %2 steps per epoch")
+                           .arg(formatNumber(train::sampleRate(c, n), 3))
+                           .arg(c.stepsPerEpoch(n)));
   }
   const bool noisy =
       currentEnum<privacy::PrivatizerKind>(m_privatizer) != privacy::PrivatizerKind::None;
@@ -217,7 +204,7 @@ void ExperimentPanel::refreshDerived() {
   m_momentum->setEnabled(currentEnum<optim::OptimizerKind>(m_optimizer) ==
                          optim::OptimizerKind::Momentum);
   m_decayRate->setEnabled(!constant);
-  m_targetMode->setEnabled(noisy && constant);
+  m_targetMode->setEnabled(noisy);  // a schedule is calibrated through σ₀ (run_planning.h)
 }
 
 void ExperimentPanel::applyTargetEpsilon() {

@@ -9,7 +9,7 @@
 #include <algorithm>
 
 #include "core/data/registry.h"
-#include "core/privacy/privacy_report.h"
+#include "core/privacy/privacy_statement.h"
 #include "core/train/config_check.h"
 #include "core/train/run_planning.h"
 #include "ui/charts/run_model.h"
@@ -105,14 +105,9 @@ QList<int> MainWindow::runPreset(const QString& name) {
     QString note;
     const QString dataset = chooseDataset(preset, &note);
     const train::ExperimentConfig base = presetBaseConfig(preset, false, dataset);
-    // The training-set size decides q = L/N and the calibrated σ.
-    long long trainSize = 0;
-    for (const auto& info : data::listDatasets())
-      if (QString::fromStdString(info.name) == dataset) trainSize = info.trainSize;
-    if (base.dataset.options.maxTrain > 0 &&
-        (trainSize == 0 || base.dataset.options.maxTrain < trainSize))
-      trainSize = base.dataset.options.maxTrain;
-    const auto points = presetPoints(preset, base, false, trainSize);
+    // N and P decide q = L/N and the calibrated σ (run_planning.h).
+    const train::RunPlanInput input = train::planInput(base);
+    const auto points = presetPoints(preset, base, false, input);
     m_panel->setConfig(base);
     statusBar()->showMessage(QStringLiteral("%1 — %2 %3").arg(preset.title, preset.source, note),
                              15000);
@@ -120,27 +115,9 @@ QList<int> MainWindow::runPreset(const QString& name) {
     // ε over epochs needs no training: each point becomes a finished run with ε per epoch.
     QList<int> ids;
     for (const auto& point : points) {
-      // The accountant's curve from core (run_planning.h): noise schedules honoured, the
-      // sampling assumption labelled as a trained run's would be.
-      const auto& c = point.config;
-      const train::EpsilonCurve curve =
-          train::epsilonCurve(c, {trainSize, 1}, train::epochEndSteps(c, trainSize));
-      RunRecord record;
-      record.name = QString::fromStdString(point.label);
-      record.status = RunStatus::Done;
-      record.progress = 1.0;
-      record.config = c;
-      record.privacyLabel =
-          privacyLabelOf(curve.report) + QStringLiteral(" · accountant only, no training");
-      for (const auto& planned : curve.points) {
-        EvalPoint p;
-        p.step = planned.step;
-        p.epoch = planned.epoch;
-        p.epsilon = planned.epsilon;
-        p.nominalEpsilon = planned.nominalEpsilon.value_or(kNaN);
-        p.sigma = planned.noiseMultiplier;
-        record.evals.push_back(p);
-      }
+      RunRecord record = recordFromResult(train::accountantOnlyRun(point.config, input),
+                                          QString::fromStdString(point.label));
+      record.privacyLabel += QStringLiteral(" · accountant only, no training");
       ids << m_runs->addRun(record);
     }
     return ids;

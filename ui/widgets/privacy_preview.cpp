@@ -5,21 +5,13 @@
 #include <cmath>
 
 #include "core/common/errors.h"
-#include "core/privacy/privacy_report.h"
+#include "core/privacy/dp_pca.h"
+#include "core/privacy/privacy_statement.h"
 #include "core/privacy/tradeoff.h"
 #include "core/train/run_planning.h"
 #include "ui/io/number_format.h"
 
 namespace epsilon::ui {
-
-namespace {
-
-QString accountantLabel(privacy::AccountantKind kind) {
-  return kind == privacy::AccountantKind::Rdp ? QStringLiteral("RDP")
-                                              : QStringLiteral("PLD (tight)");
-}
-
-}  // namespace
 
 QString PrivacyPreview::label() const {
   return QStringLiteral("δ = %1 · %2 · %3").arg(formatDelta(delta), accountant, sampling);
@@ -52,7 +44,7 @@ double defaultDelta(long long trainSize) {
 PrivacyPreview computePrivacyPreview(const PrivacyPreviewInput& input) {
   PrivacyPreview out;
   const train::ExperimentConfig& c = input.config;
-  out.accountant = accountantLabel(c.privacy.accountant);
+  out.accountant = QString::fromUtf8(privacy::accountantWords(c.privacy.accountant));
   out.delta = c.privacy.delta;
   try {
     // Planning lives in core (run_planning.h); the preview only keeps what it shows. The
@@ -61,15 +53,18 @@ PrivacyPreview computePrivacyPreview(const PrivacyPreviewInput& input) {
     if (input.trainSize < 1) train::sampleRate(c, input.trainSize);  // throws, naming the data set
     const std::vector<long long> steps = train::epochEndSteps(c, input.trainSize, 60);
     const train::EpsilonCurve curve = train::epsilonCurve(c, plan, steps);
-    const privacy::PrivacyReport& report = curve.report;
+    const privacy::PrivacyStatement& report = curve.statement;
     out.epsilon = report.epsilon;
     out.order = report.order;
-    out.sampling = QString::fromStdString(report.samplingLabel);
-    out.status = QString::fromStdString(report.statusLabel);
-    out.isGuarantee = report.isGuarantee;
+    out.sampling = QString::fromUtf8(privacy::samplingWords(report.sampling));
+    out.status = QString::fromUtf8(privacy::statusWords(report.status));
+    out.isGuarantee = report.isGuarantee();
     out.nominalEpsilon = report.nominalEpsilon;
-    out.pcaLine = QString::fromStdString(report.pcaLabel);
-    out.pcaEpsilon = report.pcaEpsilon;
+    if (const auto& pca = report.pca) {
+      out.pcaLine =
+          QString::fromStdString(privacy::dpPcaLabel(pca->noiseMultiplier, pca->sampleFraction));
+      out.pcaEpsilon = pca->epsilon;
+    }
     out.sampleRate = train::sampleRate(c, input.trainSize);
     out.steps = c.totalSteps(input.trainSize);
     out.effectiveNoiseMultiplier = report.effectiveNoiseMultiplier;

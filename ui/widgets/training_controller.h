@@ -1,7 +1,7 @@
 // The bridge between the engine's JobRunner and the GUI: starts runs, cancels them, and
 // turns progress callbacks (which arrive on worker threads) into RunModel updates on the
 // GUI thread. Threads: the callbacks only append to a mutex-guarded inbox; a GUI-thread
-// timer drains it at most ten times a second (DESIGN.md, "Threading"), so the GUI never
+// timer drains it at most ten times a second (docs/ARCHITECTURE.md, "Threading"), so the GUI never
 // waits on a job and a flood of events costs one redraw. Only this class touches the
 // runner; the runner's destructor cancels and joins every run.
 //

@@ -115,9 +115,10 @@ class TestAuditRun : public QObject {
             "%.3f, "
             "canary AUC %.3f, test accuracy %.3f",
             sigma, static_cast<unsigned long long>(seed), r.bound.epsilonLowerBound,
-            r.upper.epsilon, r.upper.delta, r.upper.accountant.c_str(), r.upper.sampling.c_str(),
-            margin, r.attack.auc, r.canaryAuc, r.testAccuracy);
-        QVERIFY(r.upper.isGuarantee && std::isfinite(r.upper.epsilon));
+            r.upper.epsilon, r.upper.delta, privacy::accountantKindName(r.upper.accountant),
+            privacy::samplingWords(r.upper.sampling), margin, r.attack.auc, r.canaryAuc,
+            r.testAccuracy);
+        QVERIFY(r.upper.isGuarantee() && std::isfinite(r.upper.epsilon));
         QVERIFY2(margin >= 0.0, qPrintable(QString("eps_hat %1 > eps %2")
                                                .arg(r.bound.epsilonLowerBound)
                                                .arg(r.upper.epsilon)));

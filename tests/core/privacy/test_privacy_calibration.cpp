@@ -7,9 +7,11 @@
 #include "core/privacy/calibration.h"
 #include "core/privacy/pld_accountant.h"
 #include "core/privacy/rdp_accountant.h"
+#include "dp_sgd_run.h"
 
 using namespace epsilon;
 using namespace epsilon::privacy;
+using epsilon::privacy::test::calibrateDpSgd;
 
 namespace {
 
@@ -77,8 +79,11 @@ class TestPrivacyCalibration : public QObject {
       }
     }
     QVERIFY_THROWS_EXCEPTION(PrivacyError, calibrateDpSgd(AccountantKind::Rdp, 0.0, 10, 1e-5, 1.0));
-    QVERIFY_THROWS_EXCEPTION(PrivacyError, calibrateDpSgd(AccountantKind::Rdp, 0.1, 0, 1e-5, 1.0));
     QVERIFY_THROWS_EXCEPTION(PrivacyError, calibrateDpSgd(AccountantKind::Rdp, 0.1, 10, 2.0, 1.0));
+    // No step releases nothing: the smallest σ already meets any target, at ε 0.
+    const Calibration none = calibrateDpSgd(AccountantKind::Rdp, 0.1, 0, 1e-5, 1.0);
+    QCOMPARE(none.epsilon, 0.0);
+    QCOMPARE(none.noiseMultiplier, CalibrationOptions{}.minNoiseMultiplier);
   }
 
   void genericFunction() {

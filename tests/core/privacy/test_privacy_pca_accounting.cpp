@@ -8,10 +8,12 @@
 #include "core/common/errors.h"
 #include "core/privacy/calibration.h"
 #include "core/privacy/dp_pca.h"
-#include "core/privacy/privacy_report.h"
+#include "core/privacy/privacy_statement.h"
+#include "dp_sgd_run.h"
 
 using namespace epsilon;
 using namespace epsilon::privacy;
+using epsilon::privacy::test::calibrateDpSgd;
 
 namespace {
 
@@ -61,7 +63,7 @@ class TestPrivacyPcaAccounting : public QObject {
     QFETCH(double, pcaSigma);
     const auto k = static_cast<AccountantKind>(kind);
     const PrivacyRunDescription run = abadiRun(k, sigma, pcaSigma);
-    const double withPca = privacyReport(run).epsilon;
+    const double withPca = privacyStatement(run).epsilon;
     const double dpSgdOnly = cliEpsilon(k, run.sampleRate, sigma, run.steps, run.delta);
     const double pcaAlone = cliEpsilon(k, 1.0, pcaSigma, 1, run.delta);
     const QString detail =
@@ -69,18 +71,19 @@ class TestPrivacyPcaAccounting : public QObject {
     QVERIFY2(withPca > dpSgdOnly, qPrintable(detail));  // the PCA release costs something
     QVERIFY2(withPca <= dpSgdOnly + pcaAlone, qPrintable(detail));
     // The report's own PCA figure is the same PCA-alone ε.
-    QVERIFY(std::abs(*privacyReport(run).pcaEpsilon - pcaAlone) <= 1e-9 * pcaAlone);
-    QCOMPARE(dpPcaEpsilon(k, pcaSigma, run.delta), *privacyReport(run).pcaEpsilon);
+    QVERIFY(std::abs(privacyStatement(run).pca->epsilon - pcaAlone) <= 1e-9 * pcaAlone);
+    QCOMPARE(dpPcaEpsilon(k, pcaSigma, run.delta), privacyStatement(run).pca->epsilon);
   }
 
   void reportCarriesThePcaLine() {
-    const PrivacyReport report = privacyReport(abadiRun(AccountantKind::Rdp, 4.0, 7.0));
-    QVERIFY2(QString::fromStdString(report.pcaLabel).startsWith("PCA: σ 7 on 10% of the data"),
-             report.pcaLabel.c_str());
+    const PrivacyStatement report = privacyStatement(abadiRun(AccountantKind::Rdp, 4.0, 7.0));
+    QVERIFY(report.pca.has_value());
+    const std::string label = dpPcaLabel(report.pca->noiseMultiplier, report.pca->sampleFraction);
+    QVERIFY2(QString::fromStdString(label).startsWith("PCA: σ 7 on 10% of the data"),
+             label.c_str());
     PrivacyRunDescription plain = abadiRun(AccountantKind::Rdp, 4.0, 7.0);
     plain.pca = false;
-    QVERIFY(privacyReport(plain).pcaLabel.empty());
-    QVERIFY(!privacyReport(plain).pcaEpsilon);
+    QVERIFY(!privacyStatement(plain).pca);
     // The PCA comes first, once, then the steps.
     const auto events = privacyEvents(abadiRun(AccountantKind::Rdp, 4.0, 7.0));
     QCOMPARE(events.size(), std::size_t(2));
@@ -89,12 +92,12 @@ class TestPrivacyPcaAccounting : public QObject {
   }
 
   void pcaWithoutNoiseIsNoGuarantee() {
-    const PrivacyReport report = privacyReport(abadiRun(AccountantKind::Pld, 4.0, 0.0));
+    const PrivacyStatement report = privacyStatement(abadiRun(AccountantKind::Pld, 4.0, 0.0));
     QVERIFY(std::isinf(report.epsilon));
-    QVERIFY(!report.isGuarantee);
+    QVERIFY(!report.isGuarantee());
     PrivacyRunDescription bad = abadiRun(AccountantKind::Rdp, 4.0, -1.0);
     try {
-      privacyReport(bad);
+      privacyStatement(bad);
       QFAIL("expected a PrivacyError");
     } catch (const PrivacyError& e) {
       QVERIFY2(QString(e.what()).startsWith("model.pca_noise"), e.what());
@@ -109,14 +112,15 @@ class TestPrivacyPcaAccounting : public QObject {
     const auto k = static_cast<AccountantKind>(kind);
     PrivacyRunDescription run = abadiRun(k, sigma, pcaSigma);
     const std::vector<long long> steps{0, 100, run.steps};
-    const auto curve = epsilonOverSteps(k, run.sampleRate, sigma, run.delta, steps, pcaSigma);
+    std::vector<double> curve;  // the statement of the run's first s steps, for each s
+    for (long long s : steps) curve.push_back(privacyStatement(firstSteps(run, s)).epsilon);
     // Step 0: the projection has already been released.
     QVERIFY(std::abs(curve[0] - dpPcaEpsilon(k, pcaSigma, run.delta)) < 1e-9 * curve[0]);
     QVERIFY(curve[1] > curve[0] && curve[2] > curve[1]);
-    QVERIFY2(std::abs(curve[2] - privacyReport(run).epsilon) < 1e-9 * curve[2],
-             qPrintable(QString("%1 vs %2").arg(curve[2]).arg(privacyReport(run).epsilon)));
+    QVERIFY2(std::abs(curve[2] - privacyStatement(run).epsilon) < 1e-9 * curve[2],
+             qPrintable(QString("%1 vs %2").arg(curve[2]).arg(privacyStatement(run).epsilon)));
     run.steps = 100;
-    QVERIFY(std::abs(curve[1] - privacyReport(run).epsilon) < 1e-9 * curve[1]);
+    QVERIFY(std::abs(curve[1] - privacyStatement(run).epsilon) < 1e-9 * curve[1]);
   }
 
   // The PCA part stays fixed; the DP-SGD σ found meets the target with it included, and is
@@ -134,8 +138,8 @@ class TestPrivacyPcaAccounting : public QObject {
     const long long steps = 300;
     CalibrationOptions options;
     options.relativeTolerance = 2e-3;  // a few PLD evaluations fewer keep the suite fast
-    const Calibration with = calibrateDpSgd(k, q, steps, delta, target, dpPcaEvent(7.0), options);
-    const Calibration without = calibrateDpSgd(k, q, steps, delta, target, options);
+    const Calibration with = calibrateDpSgd(k, q, steps, delta, target, 7.0, options);
+    const Calibration without = calibrateDpSgd(k, q, steps, delta, target, std::nullopt, options);
     QVERIFY(with.epsilon <= target);
     QVERIFY2(
         with.noiseMultiplier > without.noiseMultiplier,
@@ -143,15 +147,15 @@ class TestPrivacyPcaAccounting : public QObject {
     PrivacyRunDescription run = abadiRun(k, with.noiseMultiplier, 7.0);
     run.sampleRate = q;
     run.steps = steps;
-    QVERIFY(std::abs(privacyReport(run).epsilon - with.epsilon) < 1e-9 * target);
+    QVERIFY(std::abs(privacyStatement(run).epsilon - with.epsilon) < 1e-9 * target);
     // Slightly less noise on the steps would break the target: σ is the smallest that fits.
     run.noiseMultipliers = {with.noiseMultiplier * (1.0 - 2.0 * options.relativeTolerance)};
-    QVERIFY(privacyReport(run).epsilon > target);
+    QVERIFY(privacyStatement(run).epsilon > target);
   }
 
   void calibrationRefusesWhenThePcaAloneSpendsTheBudget() {
     try {
-      calibrateDpSgd(AccountantKind::Rdp, 0.01, 100, 1e-5, 0.5, dpPcaEvent(2.0));
+      calibrateDpSgd(AccountantKind::Rdp, 0.01, 100, 1e-5, 0.5, 2.0);
       QFAIL("expected a PrivacyError");
     } catch (const PrivacyError& e) {
       QVERIFY2(

@@ -6,9 +6,11 @@
 #include "core/common/errors.h"
 #include "core/privacy/dp_event.h"
 #include "core/privacy/step_calibration.h"
+#include "dp_sgd_run.h"
 
 using namespace epsilon;
 using namespace epsilon::privacy;
+using epsilon::privacy::test::calibrateDpSgd;
 
 namespace {
 

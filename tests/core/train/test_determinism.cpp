@@ -1,7 +1,7 @@
 // Same config and seed → bit-identical history and final parameters with 1 thread and with
-// 2 (DESIGN.md, "Determinism"), for the fast clipping path on a CNN, the materialised tanh
-// path, and adaptive clipping with micro-batches and shuffled batches; directly in task
-// arenas and through the JobRunner.
+// 2 (docs/ARCHITECTURE.md, "Determinism"), for the fast clipping path on a CNN, the materialised
+// tanh path, and adaptive clipping with micro-batches and shuffled batches; directly in task arenas
+// and through the JobRunner.
 #include <tbb/task_arena.h>
 
 #include <QTest>

@@ -55,11 +55,16 @@ class TestRunPlanning : public QObject {
     }
   }
 
-  // T = ⌈E·N/L⌉: 60 epochs of MNIST in lots of 256 are 14063 steps (not 60·⌊60000/256⌋ = 14040).
-  void epochSamplingIsLotOverSizeAndCeilOfEpochsOverQ() {
+  // The trainer's convention, T = round(E·⌊N/L⌋): 60 epochs of MNIST in lots of 256 are
+  // 60·234 = 14040 steps — what a trained run takes, so what `epsilon --epochs` accounts.
+  void epochSamplingCountsTheStepsTheTrainerRuns() {
     const EpochSampling mnist = epochSampling(60, 60000, 256);
     QCOMPARE(mnist.sampleRate, 256.0 / 60000.0);
-    QCOMPARE(mnist.steps, 14063LL);
+    QCOMPARE(mnist.steps, 14040LL);
+    ExperimentConfig c;
+    c.training.epochs = 60;
+    c.training.lotSize = 256;
+    QCOMPARE(c.totalSteps(60000), mnist.steps);
     QCOMPARE(epochSampling(10, kTrain, 600).steps, 1000LL);  // L divides N: E·N/L exactly
     QCOMPARE(epochSampling(0.001, 100, 100).steps, 1LL);     // any positive length is one step
     const EpochSampling whole = epochSampling(2, 50, 50);
@@ -92,10 +97,10 @@ class TestRunPlanning : public QObject {
   }
 
   void plannedPrivacyIsTheAccountantsEpsilon() {
-    const privacy::PrivacyReport report = plannedPrivacy(clipConfig(), {kTrain, 1});
-    QCOMPARE(report.accountant, std::string("rdp"));
-    QVERIFY(report.isGuarantee);
-    QCOMPARE(report.samplingLabel, std::string("Poisson sampling"));
+    const privacy::PrivacyStatement report = plannedPrivacy(clipConfig(), {kTrain, 1});
+    QCOMPARE(report.accountant, privacy::AccountantKind::Rdp);
+    QVERIFY(report.isGuarantee());
+    QCOMPARE(report.sampling, privacy::SamplingKind::Poisson);
     QVERIFY(std::fabs(report.epsilon - rdpEpsilon(0.01, 1.1, 1000)) < 1e-9);
     const privacy::PrivacyRunDescription run = privacyDescription(clipConfig(), {kTrain, 1});
     QCOMPARE(run.steps, 1000LL);
@@ -132,9 +137,8 @@ class TestRunPlanning : public QObject {
     shuffled.privacy.sampling = SamplingKind::Shuffle;
     const std::vector<long long> steps{500, 1000};
     const EpsilonCurve curve = epsilonCurve(shuffled, {kTrain, 1}, steps);
-    QVERIFY2(curve.report.samplingLabel.find("assumes Poisson sampling") == 0,
-             curve.report.samplingLabel.c_str());
-    QVERIFY(!curve.report.isGuarantee);
+    QCOMPARE(curve.statement.status, privacy::GuaranteeStatus::AssumesPoisson);
+    QVERIFY(!curve.statement.isGuarantee());
     QVERIFY_THROWS_EXCEPTION(ConfigError,
                              epsilonCurve(shuffled, {kTrain, 1}, std::vector<long long>{1001}));
   }
@@ -159,17 +163,25 @@ class TestRunPlanning : public QObject {
     QVERIFY2(std::fabs(sigmaTanh / tanhNoiseMultiplier(sigmaClip, parameters) - 1) < 1e-3,
              qPrintable(QString("%1 vs %2").arg(sigmaTanh).arg(sigmaClip)));
     tanh.privacy.noise.initial = sigmaTanh;
-    const privacy::PrivacyReport report = plannedPrivacy(tanh, {kTrain, parameters});
+    const privacy::PrivacyStatement report = plannedPrivacy(tanh, {kTrain, parameters});
     QVERIFY(report.epsilon <= 2.0);
     QVERIFY(report.nominalEpsilon &&
             *report.nominalEpsilon < report.epsilon);  // labelled, far smaller
   }
 
-  void calibrationRefusesWhatItCannotFix() {
+  // A schedule is calibrated through σ₀: every σ_t = σ₀·f(t) scales with it.
+  void calibrationScalesANoiseSchedule() {
     ExperimentConfig decaying = clipConfig();
     decaying.privacy.noise.decay = privacy::NoiseDecay::Exp;
-    decaying.privacy.noise.rate = 0.01;
-    QVERIFY_THROWS_EXCEPTION(ConfigError, calibrateNoise(decaying, {kTrain, 1}, 2.0));
+    decaying.privacy.noise.rate = 0.001;
+    const privacy::Calibration c = calibrateNoise(decaying, {kTrain, 1}, 2.0);
+    decaying.privacy.noise.initial = c.noiseMultiplier;
+    const double epsilon = plannedPrivacy(decaying, {kTrain, 1}).epsilon;
+    QVERIFY(epsilon <= 2.0 && epsilon > 1.99);
+    QVERIFY(c.noiseMultiplier > calibrateNoise(clipConfig(), {kTrain, 1}, 2.0).noiseMultiplier);
+  }
+
+  void calibrationRefusesWhatItCannotFix() {
     ExperimentConfig none = clipConfig();
     none.privacy.privatizer.kind = privacy::PrivatizerKind::None;
     QVERIFY_THROWS_EXCEPTION(ConfigError, calibrateNoise(none, {kTrain, 1}, 2.0));
@@ -184,10 +196,10 @@ class TestRunPlanning : public QObject {
     privacy::RdpAccountant accountant;
     accountant.compose(privacy::dpPcaEvent(7.0));
     accountant.compose(privacy::dpSgdStepEvent(0.01, 1.1), 1000);
-    const privacy::PrivacyReport planned = plannedPrivacy(c, {kTrain, 1000});
+    const privacy::PrivacyStatement planned = plannedPrivacy(c, {kTrain, 1000});
     QVERIFY(std::abs(planned.epsilon - accountant.epsilon(1e-5)) < 1e-9);
     QVERIFY(planned.epsilon > rdpEpsilon(0.01, 1.1, 1000));
-    QVERIFY(QString::fromStdString(planned.pcaLabel).startsWith("PCA: σ 7 on 10% of the data"));
+    QVERIFY(planned.pca && planned.pca->noiseMultiplier == 7.0);
     // The curve includes it at every point, and its end is the planned ε.
     const std::vector<long long> steps{100, 1000};
     const EpsilonCurve curve = epsilonCurve(c, {kTrain, 1000}, steps);

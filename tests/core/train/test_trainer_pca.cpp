@@ -96,11 +96,13 @@ class TestTrainerPca : public QObject {
 
     const double pcaAlone =
         privacy::dpPcaEpsilon(config.privacy.accountant, 4.0, config.privacy.delta);
-    const PrivacySpent& first = result.history.front().privacy;
+    const privacy::PrivacyStatement& first = result.history.front().privacy;
     QCOMPARE(result.history.front().step, 0LL);
     QVERIFY2(std::abs(first.epsilon - pcaAlone) < 1e-9 * pcaAlone,
              qPrintable(QString::number(first.epsilon)));
-    QVERIFY(QString::fromStdString(first.pcaLabel).startsWith("PCA: σ 4 on 50% of the data"));
+    QVERIFY(first.pca.has_value());
+    QCOMPARE(first.pca->noiseMultiplier, 4.0);
+    QCOMPARE(first.pca->sampleFraction, 0.5);
 
     const ProgressEvent& last = result.history.back();
     QCOMPARE(last.step, 100LL);
@@ -109,7 +111,7 @@ class TestTrainerPca : public QObject {
         QString("run %1, DP-SGD %2, PCA %3").arg(last.privacy.epsilon).arg(dpSgd).arg(pcaAlone);
     QVERIFY2(last.privacy.epsilon > dpSgd && last.privacy.epsilon <= dpSgd + pcaAlone,
              qPrintable(detail));
-    QVERIFY(last.privacy.isGuarantee);
+    QVERIFY(last.privacy.isGuarantee());
     QVERIFY2(last.testAccuracy >= 0.85, qPrintable(QString::number(last.testAccuracy)));
   }
 

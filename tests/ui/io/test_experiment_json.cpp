@@ -185,7 +185,7 @@ class TestExperimentJson : public QObject {
     e.trainLoss = 0.25;
     e.privacy.epsilon =
         std::numeric_limits<double>::infinity();  // no guarantee: "inf", as in the JSON
-    e.privacy.sampling = "assumes Poisson sampling (batches were shuffled)";
+    e.privacy.sampling = privacy::SamplingKind::Shuffle;
     const QByteArray csv = historyToCsv({e, e});
     const QList<QByteArray> rows = csv.split('\n');
     QCOMPARE(rows.size(), 4);  // header, two rows, the final empty piece

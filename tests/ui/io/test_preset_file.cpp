@@ -73,13 +73,14 @@ class TestPresetFile : public QObject {
         const auto base = presetBaseConfig(p, quick, QStringLiteral("mnist-10k"));
         const long long n =
             base.dataset.options.maxTrain > 0 ? base.dataset.options.maxTrain : 8000;
-        const auto points = presetPoints(p, base, quick, n);
+        const auto points = presetPoints(p, base, quick, train::RunPlanInput{n, 1});
         QVERIFY2(points.size() >= 3, qPrintable(p.name));
         for (std::size_t i = 0; i < points.size(); ++i)
           QCOMPARE(points[i].index, static_cast<int>(i));
         if (quick && p.kind != PresetKind::Accountant)
           QVERIFY2(points.front().config.totalSteps(n) <
-                       presetPoints(p, presetBaseConfig(p, false, "mnist-10k"), false, 8000)
+                       presetPoints(p, presetBaseConfig(p, false, "mnist-10k"), false,
+                                    train::RunPlanInput{8000, 1})
                            .front()
                            .config.totalSteps(8000),
                    qPrintable(p.name));
@@ -89,7 +90,8 @@ class TestPresetFile : public QObject {
 
   void variantsAndCalibrationGiveTheDocumentsSettings() {
     const Preset fig7 = findPreset(QStringLiteral("report-fig7-optimizers"));
-    const auto points = presetPoints(fig7, presetBaseConfig(fig7, false, "mnist-10k"), false, 8000);
+    const auto points = presetPoints(fig7, presetBaseConfig(fig7, false, "mnist-10k"), false,
+                                     train::RunPlanInput{8000, 1});
     QCOMPARE(points.size(), std::size_t{3});
     QCOMPARE(points[2].config.optimizer.options.kind, optim::OptimizerKind::Adam);
     QCOMPARE(points[2].config.optimizer.learningRate, 0.001);
@@ -100,8 +102,8 @@ class TestPresetFile : public QObject {
     // Abadi: pca-mlp at the paper's (σ, σ_pca) = (8, 16), (4, 7), (2, 4), lot 600, C 4, lr 0.1
     // falling linearly to 0.052 over 10 epochs; the smallest budget has the most noise; + baseline.
     const Preset abadi = findPreset(QStringLiteral("abadi-privacy-levels"));
-    const auto levels =
-        presetPoints(abadi, presetBaseConfig(abadi, false, "mnist-10k"), false, 8000);
+    const auto levels = presetPoints(abadi, presetBaseConfig(abadi, false, "mnist-10k"), false,
+                                     train::RunPlanInput{8000, 1});
     QCOMPARE(levels.size(), std::size_t{4});
     QVERIFY(levels[0].config.privacy.noise.initial > levels[1].config.privacy.noise.initial);
     QVERIFY(levels[1].config.privacy.noise.initial > levels[2].config.privacy.noise.initial);
@@ -122,7 +124,8 @@ class TestPresetFile : public QObject {
 
     // MindArmour: LeNet-5, Momentum 0.01 / 0.9, 16 examples per micro-batch, C 1, σ 1.
     const Preset mind = findPreset(QStringLiteral("mindarmour-adaptive-clip"));
-    const auto runs = presetPoints(mind, presetBaseConfig(mind, false, "mnist-10k"), false, 8000);
+    const auto runs = presetPoints(mind, presetBaseConfig(mind, false, "mnist-10k"), false,
+                                   train::RunPlanInput{8000, 1});
     QCOMPARE(runs[2].config.model.preset, std::string("lenet5"));
     QCOMPARE(runs[2].config.privacy.microbatchSize, 16);
     QCOMPARE(runs[2].config.optimizer.options.momentum, 0.9);
@@ -136,16 +139,19 @@ class TestPresetFile : public QObject {
     const Preset tiny = presetFromJson(minimalPreset(), "tiny.json");
     QCOMPARE(presetBaseConfig(tiny, false, {}).training.epochs, 4.0);
     QCOMPARE(presetBaseConfig(tiny, true, {}).training.epochs, 1.0);
-    const auto points = presetPoints(tiny, presetBaseConfig(tiny, false, {}), false, 800);
+    const auto points =
+        presetPoints(tiny, presetBaseConfig(tiny, false, {}), false, train::RunPlanInput{800, 1});
     QCOMPARE(points.size(), std::size_t{3});
     QCOMPARE(points[2].config.privacy.noise.initial, 2.0);
     QCOMPARE(points[1].label, std::string("noise_multiplier=1"));
 
     const Preset epochs = findPreset(QStringLiteral("teach-epochs-cost"));
-    QCOMPARE(presetPoints(epochs, presetBaseConfig(epochs, false, "mnist-10k"), false, 8000).size(),
+    QCOMPARE(presetPoints(epochs, presetBaseConfig(epochs, false, "mnist-10k"), false,
+                          train::RunPlanInput{8000, 1})
+                 .size(),
              std::size_t{5});
-    const auto quick =
-        presetPoints(epochs, presetBaseConfig(epochs, true, "mnist-10k"), true, 4000);
+    const auto quick = presetPoints(epochs, presetBaseConfig(epochs, true, "mnist-10k"), true,
+                                    train::RunPlanInput{4000, 1});
     QCOMPARE(quick.size(), std::size_t{3});
     QCOMPARE(quick[2].config.training.epochs, 3.0);
     QCOMPARE(quick[2].config.dataset.options.maxTrain, 4000L);

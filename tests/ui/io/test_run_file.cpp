@@ -109,11 +109,11 @@ train::ProgressEvent evaluation(long long step, double epsilon, double accuracy)
   e.meanGradientNorm = 3.5;
   e.elapsedSeconds = 0.125 * static_cast<double>(step);
   e.privacy.epsilon = epsilon;
-  e.privacy.isGuarantee = std::isfinite(epsilon);
+  e.privacy.status = std::isfinite(epsilon) ? privacy::GuaranteeStatus::Guarantee
+                                            : privacy::GuaranteeStatus::NoPrivacy;
   e.privacy.delta = 1e-5;
-  e.privacy.accountant = "rdp";
-  e.privacy.sampling = "Poisson sampling";
-  e.privacy.status = "DP guarantee";
+  e.privacy.accountant = privacy::AccountantKind::Rdp;
+  e.privacy.sampling = privacy::SamplingKind::Poisson;
   return e;
 }
 
@@ -238,7 +238,6 @@ class TestRunFile : public QObject {
     result.history = {evaluation(0, 0.0, 0.5), evaluation(20, 0.75, 0.8),
                       evaluation(40, 1.25, 0.875)};
     result.history[1].privacy.nominalEpsilon = 0.5;  // the tanh filter's nominal figure
-    result.history[1].privacy.nominalLabel = "nominal — not a DP guarantee";
     const RunRecord expected = recordFromResult(result, QStringLiteral("mine"));
     const RunRecord read = runRecordFromRunFile(runToJson(result), QStringLiteral("mine.json"),
                                                 QStringLiteral("mine"));

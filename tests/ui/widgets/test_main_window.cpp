@@ -297,7 +297,8 @@ class TestMainWindow : public QObject {
     for (int i = 1; i < ids.size(); ++i) {
       const RunRecord* noisier = w.runModel()->run(ids[i]);
       const RunRecord* lessNoisy = w.runModel()->run(ids[i - 1]);
-      QCOMPARE(noisier->evals.size(), std::size_t{15});
+      QCOMPARE(noisier->evals.size(), std::size_t{16});  // step 0 and each of 15 epochs
+      QCOMPARE(noisier->evals.front().epsilon, 0.0);
       QVERIFY(noisier->evals.back().epsilon < lessNoisy->evals.back().epsilon);
     }
     // Every built-in preset starts from the menu (its runs are cancelled at once here). A run

@@ -121,7 +121,8 @@ class TestPanelRoundTrip : public QObject {
       const ExperimentConfig base = presetBaseConfig(preset, false, dataset);
       const long long n = registryTrainSize(QString::fromStdString(base.dataset.name));
       QVERIFY2(n > 0, qPrintable(preset.name));
-      for (const train::SweepPoint& point : presetPoints(preset, base, false, n)) {
+      for (const train::SweepPoint& point :
+           presetPoints(preset, base, false, train::RunPlanInput{n, 1})) {
         const QString where = preset.name + QStringLiteral(" / ") +
                               QString::fromStdString(point.label) + QStringLiteral(": ");
         QVERIFY2(panel.setConfig(point.config).isEmpty(), qPrintable(where));
