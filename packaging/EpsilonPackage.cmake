@@ -6,12 +6,13 @@ set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_PACKAGE_CONTACT "${EPSILON_MAINTAINER}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "privacy-utility trade-off of differentially private deep learning")
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "${CPACK_PACKAGE_DESCRIPTION_SUMMARY}
-EpsilonLab trains neural networks with DP-SGD in background jobs and draws, live,
-test accuracy against epochs and against the privacy budget epsilon, with its
-delta, accountant (RDP or PLD) and sampling assumption. Presets reproduce
-published figures; lessons and a presentation mode serve the classroom;
-membership-inference audits show what epsilon means for an attacker.
+# The extended description only: CPack puts the summary above it.
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "EpsilonLab trains neural networks with DP-SGD in background jobs and
+draws, live, test accuracy against epochs and against the privacy budget
+epsilon, with its delta, accountant (RDP or PLD) and sampling assumption.
+Presets reproduce published figures; lessons and a presentation mode serve
+the classroom; membership-inference audits show what epsilon means for an
+attacker.
 .
 epsilonlab-cli trains, sweeps, audits and accounts without a display;
 epsilonlab-plot draws session files as charts.")
