@@ -1,6 +1,7 @@
 // epsilonlab: the desktop application's entry point.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QPixmap>
 #include <QTimer>
 #include <cstdio>
@@ -92,6 +93,16 @@ void printWithoutDisplay(int argc, char* argv[]) {
   }
 }
 
+// Name, version (the CMake project's), desktop entry and icon (installed in the hicolor theme).
+void describeApplication() {
+  QApplication::setApplicationName(QStringLiteral("EpsilonLab"));
+  QApplication::setOrganizationName(QStringLiteral("EpsilonLab"));
+  QApplication::setApplicationVersion(QStringLiteral(EPSILON_VERSION));
+  // Wayland and the desktop's window matching name the app by its desktop entry.
+  QGuiApplication::setDesktopFileName(QStringLiteral("org.epsilonlab.EpsilonLab"));
+  QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("org.epsilonlab.EpsilonLab")));
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
@@ -99,9 +110,7 @@ int main(int argc, char* argv[]) {
   std::string renamed;
   std::vector<char*> args = renameSessionArgument(argc, argv, renamed);
   QApplication app(argc, args.data());
-  QApplication::setApplicationName(QStringLiteral("EpsilonLab"));
-  QApplication::setOrganizationName(QStringLiteral("EpsilonLab"));
-  QApplication::setApplicationVersion(QStringLiteral(EPSILON_VERSION));
+  describeApplication();
 
   QCommandLineParser parser;
   parser.setApplicationDescription(
@@ -115,8 +124,6 @@ int main(int argc, char* argv[]) {
                                QStringLiteral("A session or run file to open, as --session."),
                                QStringLiteral("[file]"));
   parser.process(app);
-  // Wayland and the desktop's window matching name the app by its desktop entry.
-  QGuiApplication::setDesktopFileName(QStringLiteral("org.epsilonlab.EpsilonLab"));
   const auto sessionFile = sessionFileFrom(parser, flags);
   if (!sessionFile) return 2;
 
