@@ -1,9 +1,11 @@
 // epsilonlab: the desktop application's entry point.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QPixmap>
 #include <QTimer>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,15 +67,50 @@ struct Flags {
                            QStringLiteral("ms"), QStringLiteral("3000")};
 };
 
-}  // namespace
+// The session or run file to open at start, empty for none: --session's, or the one file
+// argument (a file manager and the desktop entry, Exec=epsilonlab %f, pass the file alone).
+// nullopt, with a message, for more than one file.
+std::optional<QString> sessionFileFrom(const QCommandLineParser& parser, const Flags& flags) {
+  if (parser.isSet(flags.session)) return parser.value(flags.session);
+  const QStringList files = parser.positionalArguments();
+  if (files.size() > 1) {
+    std::fprintf(stderr, "epsilonlab: expected at most one file to open, got %lld\n",
+                 static_cast<long long>(files.size()));
+    return std::nullopt;
+  }
+  return files.value(0);
+}
 
-int main(int argc, char* argv[]) {
-  std::string renamed;
-  std::vector<char*> args = renameSessionArgument(argc, argv, renamed);
-  QApplication app(argc, args.data());
+// --help and --version print and quit before any window: with either, Qt starts offscreen
+// (unless told otherwise), so that they also work on a text console or over ssh.
+void printWithoutDisplay(int argc, char* argv[]) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg(argv[i]);
+    const bool prints =
+        arg == "-h" || arg == "--help" || arg == "--help-all" || arg == "-v" || arg == "--version";
+    if (prints && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+      qputenv("QT_QPA_PLATFORM", "offscreen");
+  }
+}
+
+// Name, version (the CMake project's), desktop entry and icon (installed in the hicolor theme).
+void describeApplication() {
   QApplication::setApplicationName(QStringLiteral("EpsilonLab"));
   QApplication::setOrganizationName(QStringLiteral("EpsilonLab"));
   QApplication::setApplicationVersion(QStringLiteral(EPSILON_VERSION));
+  // Wayland and the desktop's window matching name the app by its desktop entry.
+  QGuiApplication::setDesktopFileName(QStringLiteral("org.epsilonlab.EpsilonLab"));
+  QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("org.epsilonlab.EpsilonLab")));
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  printWithoutDisplay(argc, argv);
+  std::string renamed;
+  std::vector<char*> args = renameSessionArgument(argc, argv, renamed);
+  QApplication app(argc, args.data());
+  describeApplication();
 
   QCommandLineParser parser;
   parser.setApplicationDescription(
@@ -83,18 +120,23 @@ int main(int argc, char* argv[]) {
   const Flags flags;
   parser.addOptions({flags.session, flags.run, flags.preset, flags.lesson, flags.presentation,
                      flags.size, flags.view, flags.tab, flags.screenshot, flags.delay});
+  parser.addPositionalArgument(QStringLiteral("file"),
+                               QStringLiteral("A session or run file to open, as --session."),
+                               QStringLiteral("[file]"));
   parser.process(app);
+  const auto sessionFile = sessionFileFrom(parser, flags);
+  if (!sessionFile) return 2;
 
   const bool scripted = parser.isSet(flags.screenshot);
   epsilon::ui::MainWindow window(
-      epsilon::ui::MainWindow::startupOptions(parser.isSet(flags.session), scripted));
+      epsilon::ui::MainWindow::startupOptions(!sessionFile->isEmpty(), scripted));
   const QStringList size = parser.value(flags.size).split(QLatin1Char('x'));
   if (size.size() == 2) window.resize(size[0].toInt(), size[1].toInt());
   window.show();
   if (parser.isSet(flags.presentation)) window.setPresentationMode(true);
-  if (parser.isSet(flags.session)) {
+  if (!sessionFile->isEmpty()) {
     // The window shows the message in a box; stderr carries it for desktop shortcuts and scripts.
-    const QString error = window.openSessionFrom(parser.value(flags.session));
+    const QString error = window.openSessionFrom(*sessionFile);
     if (!error.isEmpty()) {
       std::fprintf(stderr, "epsilonlab: cannot open the session: %s\n", qPrintable(error));
       if (scripted) return 2;

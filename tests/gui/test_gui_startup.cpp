@@ -1,6 +1,7 @@
 // `epsilonlab --session FILE`: a good session opens with its runs (and the window names it);
 // a missing or corrupt file shows a message box in the window, prints to stderr and, with
-// --screenshot, exits with status 2; a session given never triggers "reopen last session".
+// --screenshot, exits with status 2; a session given never triggers "reopen last session";
+// `epsilonlab FILE` does the same as --session FILE.
 #include <QFile>
 #include <QImage>
 #include <QMessageBox>
@@ -94,6 +95,27 @@ class TestGuiStartup : public QObject {
     // Qt's own platform notes may appear on stderr; a session message must not.
     QVERIFY2(!r.stderrText.contains(QStringLiteral("session")), qPrintable(r.stderrText));
     QVERIFY(!QImage(picture).isNull());
+  }
+
+  // A file manager and the desktop entry (Exec=epsilonlab %f) pass the file alone.
+  void fileArgumentOpensLikeSession() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("lecture.json"));
+    writeSession(path);
+    const QString picture = dir.filePath(QStringLiteral("shot.png"));
+    Result r = runGui({path, QStringLiteral("--screenshot"), picture, QStringLiteral("--delay"),
+                       QStringLiteral("200")});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(!QImage(picture).isNull());
+
+    const QString missing = dir.filePath(QStringLiteral("no-such-lecture.json"));
+    r = runGui({missing, QStringLiteral("--screenshot"), picture});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.stderrText.contains(QStringLiteral("no-such-lecture.json")),
+             qPrintable(r.stderrText));
+    r = runGui({path, missing, QStringLiteral("--screenshot"), picture});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.stderrText.contains(QStringLiteral("at most one file")), qPrintable(r.stderrText));
   }
 
   void missingSessionIsReported() {
