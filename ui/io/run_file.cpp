@@ -11,6 +11,7 @@
 #include "ui/io/experiment_json.h"
 #include "ui/io/json_reader.h"
 #include "ui/io/run_conversion.h"
+#include "ui/io/run_verification.h"
 
 namespace epsilon::ui {
 
@@ -173,7 +174,9 @@ std::vector<RunRecord> readRunFolder(const QString& path) {
 
 }  // namespace
 
-std::vector<RunRecord> openSessionOrRuns(const QString& path) {
+namespace {
+
+std::vector<RunRecord> readSessionOrRuns(const QString& path) {
   const QFileInfo info(path);
   if (info.isDir()) return readRunFolder(path);
   QJsonObject json;
@@ -196,6 +199,14 @@ std::vector<RunRecord> openSessionOrRuns(const QString& path) {
   RunRecord run = runRecordFromRunFile(json, path, info.completeBaseName());
   run.id = 1;
   return {run};
+}
+
+}  // namespace
+
+std::vector<RunRecord> openSessionOrRuns(const QString& path) {
+  std::vector<RunRecord> runs = readSessionOrRuns(path);
+  verifyStatedEpsilons(runs);  // no ε is believed without checking it against its settings
+  return runs;
 }
 
 QString saveSuggestionAfterOpening(const QString& path) {

@@ -25,8 +25,9 @@ RunRecord readRunFile(const QString& path);
 
 // File › Open session: a session file's runs (ids as stored), a run file as a one-run session,
 // or every *.json run file of a folder in name order (at most train::kMaxSweepRuns); run files
-// get ids 1, 2, … Throws SessionError naming the file and what it expected (a session or run
-// file, a folder holding run files).
+// get ids 1, 2, … Every run's ε is then checked against its settings (run_verification.h).
+// Throws SessionError naming the file and what it expected (a session or run file, a folder
+// holding run files).
 std::vector<RunRecord> openSessionOrRuns(const QString& path);
 
 // Where File › Save session should propose to write after opening `path`: the file itself

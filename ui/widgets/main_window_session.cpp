@@ -11,11 +11,13 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QUndoStack>
+#include <algorithm>
 
 #include "ui/charts/chart_export.h"
 #include "ui/charts/run_model.h"
 #include "ui/io/experiment_json.h"
 #include "ui/io/run_file.h"
+#include "ui/io/run_verification.h"
 #include "ui/io/session_file.h"
 #include "ui/widgets/chart_panel.h"
 #include "ui/widgets/experiment_panel.h"
@@ -60,12 +62,23 @@ QString MainWindow::openSessionFrom(const QString& path) {
   m_undo->clear();
   m_runs->clear();
   const auto count = runs.size();
+  const auto forged = std::count_if(runs.begin(), runs.end(), hasEpsilonMismatch);
   for (auto& r : runs) m_runs->addRun(std::move(r));
   m_charts->redrawNow();
   m_sessionPath = path;
   m_saveSuggestion = saveSuggestionAfterOpening(path);
   if (m_options.useSettings) QSettings().setValue(QStringLiteral("lastSession"), path);
   updateTitle();
+  if (forged > 0) {
+    // Not a failure to open: the runs are shown with their settings' ε, and each says why.
+    statusBar()->showMessage(tr("Opened %1 runs from %2; in %3 of them the ε stored in the file "
+                                "did not match the run's settings, and the settings' ε is shown "
+                                "(see the run's status).")
+                                 .arg(count)
+                                 .arg(path)
+                                 .arg(forged));
+    return {};
+  }
   statusBar()->showMessage(tr("Opened %1 runs from %2").arg(count).arg(path), 5000);
   return {};
 }

@@ -21,6 +21,7 @@
 #include "ui/io/experiment_json.h"
 #include "ui/io/run_conversion.h"
 #include "ui/io/run_file.h"
+#include "ui/io/run_verification.h"
 #include "ui/io/session_file.h"
 
 using namespace epsilon;
@@ -151,10 +152,11 @@ class TestRunFile : public QObject {
           continue;
         }
         const std::vector<RunRecord> opened = openSessionOrRuns(path);
-        const std::vector<RunRecord> read = f.kind == QLatin1String("epsilonlab-session")
-                                                ? loadSession(path)
-                                                : std::vector<RunRecord>{readRunFile(path)};
-        QCOMPARE(sessionJson(opened), sessionJson(read));
+        std::vector<RunRecord> read = f.kind == QLatin1String("epsilonlab-session")
+                                          ? loadSession(path)
+                                          : std::vector<RunRecord>{readRunFile(path)};
+        verifyStatedEpsilons(read);  // what Open does after reading (run_verification.h)
+        QVERIFY2(sessionJson(opened) == sessionJson(read), qPrintable(f.relative));
         if (f.kind == QLatin1String("epsilonlab-run")) QCOMPARE(opened.size(), std::size_t{1});
       } catch (const std::exception& e) {
         QFAIL(qPrintable(f.relative + QStringLiteral(": ") + QString::fromUtf8(e.what())));
