@@ -18,12 +18,11 @@
 #include <QTimer>
 #include <QVBoxLayout>
 #include <cmath>
+#include <optional>
 
 #include "core/common/errors.h"
 #include "core/data/registry.h"
-#include "core/nn/model.h"
 #include "core/privacy/calibration.h"
-#include "core/privacy/dp_pca.h"
 #include "core/privacy/privacy_statement.h"
 #include "core/train/run_planning.h"
 #include "ui/io/number_format.h"
@@ -207,35 +206,77 @@ void ExperimentPanel::refreshDerived() {
   m_targetMode->setEnabled(noisy);  // a schedule is calibrated through σ₀ (run_planning.h)
 }
 
+// What a calibration for "Fix ε" brings back: σ₀, or why the target cannot be met.
+struct TargetCalibration {
+  std::optional<double> sigma;
+  QString error;
+  std::optional<privacy::PcaStatement> pca;  // the PCA release it held fixed
+};
+
+namespace {
+
+TargetCalibration calibrateForTarget(const train::ExperimentConfig& c,
+                                     const train::RunPlanInput& input, double target) {
+  TargetCalibration out;
+  try {
+    // The one calibration (run_planning.h): the tanh filter's √P rule, adaptive clipping's
+    // count noise, a schedule through σ₀ and pca-mlp's PCA release (held fixed) are included.
+    out.sigma = train::calibrateNoise(c, input, target).noiseMultiplier;
+    out.pca = train::plannedPrivacy(c, input).pca;
+  } catch (const std::exception& e) {
+    out.error = QString::fromUtf8(e.what());
+  }
+  return out;
+}
+
+}  // namespace
+
 void ExperimentPanel::applyTargetEpsilon() {
   const bool active = m_targetMode->isChecked() && m_targetMode->isEnabled();
-  const train::ExperimentConfig c = config();
   const long long n = trainSize();
+  if (!active || n < 1) {
+    m_calibration.cancel();
+    m_targetNote->clear();
+    m_targetNote->setVisible(false);
+    return;
+  }
+  // In the background (a PLD calibration takes about a second): the newest target wins, and
+  // σ moves when its calibration comes back.
+  const train::ExperimentConfig c = config();
+  const train::RunPlanInput input{n, std::max<long long>(1, m_parameterCount)};
+  const double target = m_targetEpsilon->value();
+  m_calibration.start<TargetCalibration>(
+      this, [c, input, target] { return calibrateForTarget(c, input, target); },
+      [this, c](const TargetCalibration& result) { showCalibration(c, result); });
+}
+
+void ExperimentPanel::settleCalibration() {
+  if (!m_calibration.busy()) return;
+  m_calibration.cancel();
+  const train::ExperimentConfig c = config();
+  showCalibration(c, calibrateForTarget(c, {trainSize(), std::max<long long>(1, m_parameterCount)},
+                                        m_targetEpsilon->value()));
+}
+
+void ExperimentPanel::showCalibration(const train::ExperimentConfig& c,
+                                      const TargetCalibration& result) {
   QString note;
-  if (active && n >= 1) {
-    try {
-      // Calibrated on the planned run's honest ε (run_planning.h), so the tanh filter's √P rule,
-      // adaptive clipping's count noise and pca-mlp's PCA release (held fixed) are included.
-      const double sigma = train::calibrateNoise(c, {n, std::max<long long>(1, m_parameterCount)},
-                                                 m_targetEpsilon->value())
-                               .noiseMultiplier;
-      const QSignalBlocker block(m_sigma);
-      m_sigma->setValue(std::min(sigma, 20.0));
-      if (c.model.usesPca()) {
-        const double pca =
-            privacy::dpPcaEpsilon(c.privacy.accountant, c.model.pcaNoise, c.privacy.delta);
-        note = tr("σ calibrated with the PCA release held fixed: σ_pca %1 costs ε = %2 on its own; "
-                  "the steps get the rest.")
-                   .arg(formatNumber(c.model.pcaNoise), formatEpsilon(pca));
-      }
-    } catch (const std::exception& e) {
-      // Unreachable targets leave σ as it was; the readout states the ε that σ gives. With a
-      // PCA release the reason is worth saying (it may spend the whole budget by itself).
-      if (c.model.usesPca()) note = QString::fromUtf8(e.what());
-    }
+  if (result.sigma) {
+    const QSignalBlocker block(m_sigma);
+    m_sigma->setValue(std::min(*result.sigma, 20.0));
+    if (result.pca)
+      note = tr("σ calibrated with the PCA release held fixed: σ_pca %1 costs ε = %2 on its own; "
+                "the steps get the rest.")
+                 .arg(formatNumber(c.model.pcaNoise), formatEpsilon(result.pca->epsilon));
+  } else if (c.model.usesPca()) {
+    // Unreachable targets leave σ as it was; the readout states the ε that σ gives. With a
+    // PCA release the reason is worth saying (it may spend the whole budget by itself).
+    note = result.error;
   }
   m_targetNote->setText(note);
   m_targetNote->setVisible(!note.isEmpty());
+  refreshIssues();
+  Q_EMIT configChanged();
 }
 
 void ExperimentPanel::onChanged() {

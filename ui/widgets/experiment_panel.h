@@ -13,6 +13,7 @@
 
 #include "core/data/dataset_info.h"
 #include "core/train/experiment_config.h"
+#include "ui/io/latest_request.h"
 
 class QComboBox;
 class QCheckBox;
@@ -26,6 +27,8 @@ class QStackedWidget;
 class QTimer;
 
 namespace epsilon::ui {
+
+struct TargetCalibration;
 
 class ParameterSlider;
 
@@ -88,6 +91,10 @@ class ExperimentPanel : public QWidget {
   ParameterSlider* pcaSampleSlider() const { return m_pcaSample; }
   QCheckBox* secureNoiseBox() const { return m_secureNoise; }
   QLabel* targetNote() const { return m_targetNote; }
+  bool isCalibrating() const { return m_calibration.busy(); }
+  // "Fix ε": when a calibration is still running, drops it and calibrates here and now, so
+  // config() has the target's σ (for a run started at once).
+  void settleCalibration();
 
  Q_SIGNALS:
   // Any parameter moved (also during a slider drag): the privacy readout follows it.
@@ -142,6 +149,7 @@ class ExperimentPanel : public QWidget {
   void refreshIssues();  // experiment_panel_checks.cpp
   QWidget* controlFor(const std::string& field) const;
   void applyTargetEpsilon();
+  void showCalibration(const train::ExperimentConfig& config, const TargetCalibration& result);
   void onChanged();
   void onCommitted();
   int datasetIndexByName(const QString& name) const;
@@ -193,6 +201,7 @@ class ExperimentPanel : public QWidget {
   QLabel* m_issues = nullptr;         // checkConfig's messages, above Run
   QList<QWidget*> m_flaggedControls;  // controls framed for an issue
   long long m_parameterCount = 0;
+  LatestRequest m_calibration;  // "Fix ε": σ₀ for the target, off the GUI thread
   QString m_modelProblem;
   bool m_loading = false;
   bool m_compact = false;

@@ -67,7 +67,10 @@ MainWindow::MainWindow(Options options, QWidget* parent)
          "release."));
   m_liveDebounce->setSingleShot(true);
   m_liveDebounce->setInterval(kLiveDebounceMs);
-  connect(m_liveDebounce, &QTimer::timeout, this, [this] { startRun(true); });
+  connect(m_liveDebounce, &QTimer::timeout, this, [this] {
+    if (m_panel->isCalibrating()) return m_liveDebounce->start();  // wait for the new σ
+    startRun(true);
+  });
   connectPanel();
   connectController();
   connect(m_runs, &RunModel::runsChanged, this, &MainWindow::updateTitle);

@@ -29,6 +29,7 @@ int MainWindow::startRun(bool live) {
     showError(tr("Cannot start the run"), m_panel->modelProblem());
     return 0;
   }
+  m_panel->settleCalibration();  // a run never starts with the σ of a superseded target
   const train::ExperimentConfig config = m_panel->config();
   // What the panel shows at its controls (Run is disabled then; Ctrl+R and scripts land here).
   const auto issues = train::checkConfig(config, m_panel->trainSize());

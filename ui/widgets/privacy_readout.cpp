@@ -1,17 +1,15 @@
 #include "ui/widgets/privacy_readout.h"
 
-#include <QApplication>
 #include <QChart>
 #include <QChartView>
 #include <QLabel>
 #include <QLineSeries>
-#include <QPointer>
-#include <QThreadPool>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
 
+#include "core/privacy/privacy_statement.h"
 #include "ui/io/number_format.h"
 
 namespace epsilon::ui {
@@ -27,8 +25,7 @@ PrivacyReadout::PrivacyReadout(QWidget* parent)
       m_curve(new QLineSeries),
       m_nominalCurve(new QLineSeries),
       m_x(new QValueAxis),
-      m_y(new QValueAxis),
-      m_generation(std::make_shared<std::atomic<long long>>(0)) {
+      m_y(new QValueAxis) {
   setPresentationMode(false);
   // No minimum width of its own: its texts wrap to the dock's (a minimum of 330 px was wider
   // than the dock of a 1024-pixel window and cut every line's end).
@@ -96,10 +93,6 @@ void PrivacyReadout::buildChart() {
          "mechanism (grey dashes: the tanh filter's nominal figure)."));
 }
 
-PrivacyReadout::~PrivacyReadout() {
-  m_generation->fetch_add(1);
-}
-
 void PrivacyReadout::setPresentationMode(bool on) {
   QFont big = font();
   big.setPointSize(on ? 34 : 22);
@@ -115,38 +108,17 @@ QString PrivacyReadout::pcaText() const {
 }
 
 void PrivacyReadout::setInput(const PrivacyPreviewInput& input) {
-  const long long generation = m_generation->fetch_add(1) + 1;
   if (previewIsInstant(input.config)) {
+    m_request.cancel();  // an older, slower preview must not overwrite this one
     show(computePrivacyPreview(input));
     return;
   }
-  ++m_pending;
-  m_label->setText(tr("computing ε with the %1 accountant…")
-                       .arg(input.config.privacy.accountant == privacy::AccountantKind::Rdp
-                                ? QStringLiteral("RDP")
-                                : QStringLiteral("PLD")));
-  QPointer<PrivacyReadout> self(this);
-  auto counter = m_generation;
-  QThreadPool::globalInstance()->start([self, counter, input, generation] {
-    if (counter->load() != generation) {  // a newer request superseded this one
-      QMetaObject::invokeMethod(
-          qApp,
-          [self] {
-            if (self) --self->m_pending;
-          },
-          Qt::QueuedConnection);
-      return;
-    }
-    PrivacyPreview preview = computePrivacyPreview(input);
-    QMetaObject::invokeMethod(
-        qApp,
-        [self, counter, generation, preview] {
-          if (!self) return;
-          --self->m_pending;
-          if (counter->load() == generation) self->show(preview);
-        },
-        Qt::QueuedConnection);
-  });
+  m_label->setText(
+      tr("computing ε with the %1 accountant…")
+          .arg(QString::fromUtf8(privacy::accountantWords(input.config.privacy.accountant))));
+  m_request.start<PrivacyPreview>(
+      this, [input] { return computePrivacyPreview(input); },
+      [this](const PrivacyPreview& preview) { show(preview); });
 }
 
 void PrivacyReadout::show(const PrivacyPreview& p) {

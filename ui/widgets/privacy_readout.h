@@ -7,9 +7,8 @@
 #pragma once
 
 #include <QWidget>
-#include <atomic>
-#include <memory>
 
+#include "ui/io/latest_request.h"
 #include "ui/widgets/privacy_preview.h"
 
 class QLabel;
@@ -25,14 +24,13 @@ class PrivacyReadout : public QWidget {
   Q_OBJECT
  public:
   explicit PrivacyReadout(QWidget* parent = nullptr);
-  ~PrivacyReadout() override;
 
   // Recomputes for `input` (instantly when cheap, else in the background).
   void setInput(const PrivacyPreviewInput& input);
   const PrivacyPreview& preview() const { return m_preview; }
   QString epsilonText() const;  // what the big label shows
   QString pcaText() const;      // the DP-PCA line (empty without pca-mlp)
-  bool isComputing() const { return m_pending > 0; }
+  bool isComputing() const { return m_request.busy(); }
   void setPresentationMode(bool on);
 
  Q_SIGNALS:
@@ -54,8 +52,7 @@ class PrivacyReadout : public QWidget {
   QValueAxis* m_x;
   QValueAxis* m_y;
   PrivacyPreview m_preview;
-  std::shared_ptr<std::atomic<long long>> m_generation;
-  int m_pending = 0;
+  LatestRequest m_request;  // the preview of the newest input, off the GUI thread
 };
 
 }  // namespace epsilon::ui

@@ -134,6 +134,7 @@ class TestExperimentPanel : public QObject {
       if (box->text().startsWith(QStringLiteral("Fix ε"))) box->setChecked(true);
     QVERIFY(panel.targetEpsilonMode());
     panel.targetEpsilonSlider()->setValue(3.0);
+    QTRY_VERIFY(!panel.isCalibrating());  // calibrated in the background
     QVERIFY2(panel.targetNote()->text().contains(QStringLiteral("held fixed")),
              qPrintable(panel.targetNote()->text()));
     QVERIFY(!panel.targetNote()->isHidden());
@@ -143,6 +144,7 @@ class TestExperimentPanel : public QObject {
     QVERIFY2(preview.epsilon <= 3.0 * 1.01, qPrintable(QString::number(preview.epsilon)));
     // A target the PCA alone spends: σ stays, and the note says why.
     panel.targetEpsilonSlider()->setValue(0.2);
+    QTRY_VERIFY(!panel.isCalibrating());
     QVERIFY2(panel.targetNote()->text().contains(QStringLiteral("model.pca_noise")),
              qPrintable(panel.targetNote()->text()));
   }

@@ -245,7 +245,7 @@ class TestMainWindow : public QObject {
       if (box->text().startsWith(QStringLiteral("Fix ε"))) box->setChecked(true);
     QVERIFY(w.experimentPanel()->targetEpsilonMode());
     w.experimentPanel()->targetEpsilonSlider()->setValue(2.0);
-    QTRY_VERIFY(!w.privacyReadout()->isComputing());
+    QTRY_VERIFY(!w.experimentPanel()->isCalibrating() && !w.privacyReadout()->isComputing());
     const double eps = w.privacyReadout()->preview().epsilon;
     QVERIFY2(eps <= 2.0 && eps > 1.9, qPrintable(QString::number(eps)));
   }
