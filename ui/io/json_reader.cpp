@@ -22,7 +22,7 @@ QString describeJson(const QJsonValue& v) {
     case QJsonValue::Double:
       return QString::number(v.toDouble(), 'g', 12);
     case QJsonValue::String:
-      return QLatin1Char('"') + v.toString() + QLatin1Char('"');
+      return QLatin1Char('"') + clipped(v.toString()) + QLatin1Char('"');
     case QJsonValue::Array:
       return QStringLiteral("an array");
     case QJsonValue::Object:
@@ -102,7 +102,7 @@ JsonReader::JsonReader(QJsonObject object, QString path)
     : m_object(std::move(object)), m_path(std::move(path)) {}
 
 void JsonReader::fail(const QString& key, const QString& message) const {
-  throw ConfigError((path(key) + QStringLiteral(": ") + message).toStdString());
+  throw ConfigError((clipped(path(key)) + QStringLiteral(": ") + message).toStdString());
 }
 
 void JsonReader::expected(const QString& key, const QString& what, const QJsonValue& got) const {

@@ -19,7 +19,7 @@
 
 namespace epsilon::ui {
 
-// "null", "true", "0.5", "\"text\"", "an array", "an object", "nothing".
+// "null", "true", "0.5", "\"text\"" (clipped), "an array", "an object", "nothing".
 QString describeJson(const QJsonValue& value);
 
 // A value, key, path or argument as an error message quotes it: at most 80 characters, then
