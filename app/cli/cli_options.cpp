@@ -6,6 +6,9 @@
 #include <cstdio>
 #include <limits>
 
+#include "core/common/text.h"
+#include "ui/io/json_reader.h"
+
 namespace epsilon::cli {
 
 std::map<QString, Command>& commandRegistry() {
@@ -19,7 +22,7 @@ std::optional<int> parseOrExplain(QCommandLineParser& parser, const QStringList&
                                 QStringLiteral("Show this help."));
   parser.addOption(help);
   if (!parser.parse(arguments)) {
-    throw UsageError(parser.errorText().toStdString());
+    throw UsageError(clippedText(parser.errorText().toStdString()));
   }
   if (parser.isSet(help)) {
     QTextStream(stdout) << parser.helpText().replace(QStringLiteral("[options]"),
@@ -28,7 +31,7 @@ std::optional<int> parseOrExplain(QCommandLineParser& parser, const QStringList&
   }
   if (!allowPositionals && !parser.positionalArguments().isEmpty()) {
     throw UsageError(QStringLiteral("unexpected argument '%1'")
-                         .arg(parser.positionalArguments().first())
+                         .arg(ui::clipped(parser.positionalArguments().first()))
                          .toStdString());
   }
   return std::nullopt;
@@ -36,8 +39,9 @@ std::optional<int> parseOrExplain(QCommandLineParser& parser, const QStringList&
 
 namespace {
 [[noreturn]] void badValue(const QString& flag, const QString& expected, const QString& got) {
-  throw UsageError(
-      QStringLiteral("--%1: expected %2, got '%3'").arg(flag, expected, got).toStdString());
+  throw UsageError(QStringLiteral("--%1: expected %2, got '%3'")
+                       .arg(flag, expected, ui::clipped(got))
+                       .toStdString());
 }
 }  // namespace
 

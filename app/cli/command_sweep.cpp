@@ -19,6 +19,7 @@
 #include "experiment_json.h"
 #include "reproduce_plot.h"
 #include "reproduce_runs.h"
+#include "ui/io/json_reader.h"
 #include "ui/io/preset_file.h"
 
 namespace epsilon::cli {
@@ -41,10 +42,8 @@ train::SweepAxis parseAxis(const QString& flag, const QString& text) {
 
 // The format field of a JSON file, to tell a preset from an experiment.
 QString formatOf(const QString& path) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly))
-    throw UsageError("--config: cannot open '" + path.toStdString() + "'");
-  const QJsonDocument document = QJsonDocument::fromJson(file.read(1 << 20));
+  const QJsonDocument document =
+      QJsonDocument::fromJson(ui::readBoundedFile(path, 16 << 20, "config"));
   return document.object().value(QStringLiteral("format")).toString();
 }
 

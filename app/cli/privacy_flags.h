@@ -19,6 +19,7 @@
 #include "core/train/run_planning.h"
 #include "experiment_json.h"
 #include "pca_flags.h"
+#include "ui/io/json_reader.h"
 
 namespace epsilon::cli {
 
@@ -120,7 +121,7 @@ inline privacy::RdpConversion readConversion(const QCommandLineParser& parser) {
   if (conversion == QStringLiteral("improved")) return privacy::RdpConversion::Improved;
   if (conversion == QStringLiteral("classic")) return privacy::RdpConversion::Classic;
   throw UsageError(QStringLiteral("--conversion: expected 'improved' or 'classic', got '%1'")
-                       .arg(conversion)
+                       .arg(ui::clipped(conversion))
                        .toStdString());
 }
 
@@ -150,7 +151,7 @@ inline PrivacyRunFlags readPrivacyRunFlags(const QCommandLineParser& parser) {
     flags.accountant = privacy::AccountantKind::Pld;
   } else {
     throw UsageError(QStringLiteral("--accountant: expected 'rdp' or 'pld', got '%1'")
-                         .arg(accountant)
+                         .arg(ui::clipped(accountant))
                          .toStdString());
   }
   flags.conversion = readConversion(parser);

@@ -8,6 +8,7 @@
 
 #include "cli_command.h"
 #include "core/common/errors.h"
+#include "ui/io/json_reader.h"
 
 namespace epsilon::cli {
 
@@ -28,7 +29,8 @@ double toDouble(const QString& flag, const QString& value) {
   bool ok = false;
   const double d = value.toDouble(&ok);
   if (!ok || !std::isfinite(d))
-    throw UsageError(("--" + flag + ": expected a number, got '" + value + "'").toStdString());
+    throw UsageError(
+        ("--" + flag + ": expected a number, got '" + ui::clipped(value) + "'").toStdString());
   return d;
 }
 
@@ -36,14 +38,15 @@ long long toInteger(const QString& flag, const QString& value) {
   bool ok = false;
   const long long n = value.toLongLong(&ok);
   if (!ok)
-    throw UsageError(("--" + flag + ": expected an integer, got '" + value + "'").toStdString());
+    throw UsageError(
+        ("--" + flag + ": expected an integer, got '" + ui::clipped(value) + "'").toStdString());
   return n;
 }
 
 int toInt(const QString& flag, const QString& value) {
   const long long n = toInteger(flag, value);
   if (n < -2147483647LL || n > 2147483647LL)
-    throw UsageError(("--" + flag + ": " + value + " is out of range").toStdString());
+    throw UsageError(("--" + flag + ": " + ui::clipped(value) + " is out of range").toStdString());
   return static_cast<int>(n);
 }
 
@@ -195,8 +198,8 @@ std::vector<Flag> noiseFlags() {
          else if (v == "pld")
            c.privacy.accountant = privacy::AccountantKind::Pld;
          else
-           throw UsageError(
-               ("--" + f + ": expected one of rdp, pld, got '" + v + "'").toStdString());
+           throw UsageError(("--" + f + ": expected one of rdp, pld, got '" + ui::clipped(v) + "'")
+                                .toStdString());
        }},
       {"sampling", "privacy.sampling", "NAME",
        "poisson (default; what the accountants assume) or shuffle.",
@@ -283,8 +286,8 @@ std::vector<Flag> trainingFlags() {
        [](auto& f, const QString& v, ExperimentConfig& c) {
          const long long seed = toInteger(f, v);
          if (seed < 0)
-           throw UsageError(
-               ("--" + f + ": expected an integer >= 0, got '" + v + "'").toStdString());
+           throw UsageError(("--" + f + ": expected an integer >= 0, got '" + ui::clipped(v) + "'")
+                                .toStdString());
          c.training.seed = static_cast<std::uint64_t>(seed);
        }},
   };

@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "core/common/errors.h"
+#include "core/common/text.h"
 
 namespace epsilon::data {
 
@@ -33,21 +34,6 @@ std::uint32_t readLittleEndian32(const std::byte* bytes) {
          (std::uint32_t(bytes[2]) << 16) | (std::uint32_t(bytes[3]) << 24);
 }
 
-// Opens `path` and returns its size, or throws a DataError that says why it cannot.
-std::uintmax_t checkedFileSize(const std::filesystem::path& path) {
-  std::error_code error;
-  const auto status = std::filesystem::status(path, error);
-  if (error || !std::filesystem::exists(status)) {
-    throw DataError(path.string() + ": file does not exist");
-  }
-  if (!std::filesystem::is_regular_file(status)) {
-    throw DataError(path.string() + ": expected a regular file, found a directory or special file");
-  }
-  const std::uintmax_t size = std::filesystem::file_size(path, error);
-  if (error) throw DataError(path.string() + ": cannot read its size: " + error.message());
-  return size;
-}
-
 std::vector<std::byte> readBytes(const std::filesystem::path& path, std::size_t count) {
   std::ifstream file(path, std::ios::binary);
   if (!file) throw DataError(path.string() + ": cannot open: " + std::strerror(errno));
@@ -62,8 +48,21 @@ std::vector<std::byte> readBytes(const std::filesystem::path& path, std::size_t 
 
 }  // namespace
 
+std::uintmax_t regularFileSize(const std::filesystem::path& path) {
+  const std::string name = clippedText(path.string());
+  std::error_code error;
+  const auto status = std::filesystem::status(path, error);
+  if (error || !std::filesystem::exists(status)) throw DataError(name + ": file does not exist");
+  if (!std::filesystem::is_regular_file(status)) {
+    throw DataError(name + ": expected a regular file, found a directory or special file");
+  }
+  const std::uintmax_t size = std::filesystem::file_size(path, error);
+  if (error) throw DataError(name + ": cannot read its size: " + error.message());
+  return size;
+}
+
 std::vector<std::byte> readFileBytes(const std::filesystem::path& path, std::size_t maxBytes) {
-  const std::uintmax_t size = checkedFileSize(path);
+  const std::uintmax_t size = regularFileSize(path);
   if (size > maxBytes) {
     throw DataError(path.string() + ": file is " + std::to_string(size) + " bytes, more than the " +
                     sizeText(maxBytes) + " a data file may have");
@@ -72,7 +71,7 @@ std::vector<std::byte> readFileBytes(const std::filesystem::path& path, std::siz
 }
 
 std::vector<std::byte> readFilePrefix(const std::filesystem::path& path, std::size_t maxBytes) {
-  const std::uintmax_t size = checkedFileSize(path);
+  const std::uintmax_t size = regularFileSize(path);
   return readBytes(path, static_cast<std::size_t>(std::min<std::uintmax_t>(size, maxBytes)));
 }
 

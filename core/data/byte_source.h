@@ -18,6 +18,10 @@ namespace epsilon::data {
 // allocate more. The largest real input, CIFAR-10's five train batches, is 150 MiB.
 inline constexpr std::size_t kMaxDataFileBytes = std::size_t{1} << 30;
 
+// The size of a regular file (symlinks followed); throws DataError naming the file if it is
+// missing, or a directory, FIFO, device or socket (never opened: opening a FIFO blocks).
+std::uintmax_t regularFileSize(const std::filesystem::path& path);
+
 // Reads a whole file; throws DataError naming the file if it is missing, unreadable or
 // larger than maxBytes (checked before allocating).
 std::vector<std::byte> readFileBytes(const std::filesystem::path& path,

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "ui/charts/chart_export.h"
+#include "ui/charts/drawn_text.h"
 #include "ui/charts/run_charts.h"
 
 namespace epsilon::ui {
@@ -45,12 +46,12 @@ QAbstractAxis* makeAxis(const FigureAxis& spec, std::pair<double, double> range)
     axis->setLabelFormat(QStringLiteral("%g"));
     axis->setMinorTickCount(-1);
     axis->setRange(range.first, range.second);
-    axis->setTitleText(spec.title);
+    axis->setTitleText(drawnText(spec.title));
     return axis;
   }
   auto* axis = new QValueAxis;
   axis->setRange(range.first, range.second);
-  axis->setTitleText(spec.title);
+  axis->setTitleText(drawnText(spec.title));
   return axis;
 }
 
@@ -58,7 +59,7 @@ QAbstractAxis* makeAxis(const FigureAxis& spec, std::pair<double, double> range)
 
 std::unique_ptr<QChart> buildFigureChart(const Figure& figure) {
   auto chart = std::make_unique<QChart>();
-  chart->setTitle(figure.title);
+  chart->setTitle(drawnText(figure.title));
   QAbstractAxis* x = makeAxis(figure.x, rangeOf(figure.x, figure, true));
   QAbstractAxis* y = makeAxis(figure.y, rangeOf(figure.y, figure, false));
   chart->addAxis(x, Qt::AlignBottom);
@@ -73,7 +74,7 @@ std::unique_ptr<QChart> buildFigureChart(const Figure& figure) {
   std::size_t index = 0;
   for (const FigureSeries& s : figure.series) {
     auto* series = new QLineSeries;
-    series->setName(s.name);
+    series->setName(drawnText(s.name));
     for (const QPointF& p : s.points)
       if ((!figure.x.log || p.x() > 0) && (!figure.y.log || p.y() > 0)) series->append(p);
     const QColor fallback = palette[index++ % std::size(palette)];
@@ -91,7 +92,7 @@ QString plotFigureToFile(const Figure& figure, const QString& path, QSize size, 
   QChart* drawn = chart.get();
   return exportDrawing(
       [drawn](QPainter& painter, const QRectF& target) { renderChart(drawn, painter, target); },
-      path, size, dpi, figure.title);
+      path, size, dpi, drawnText(figure.title));
 }
 
 }  // namespace epsilon::ui

@@ -5,6 +5,7 @@
 #include "ui/charts/chart_export.h"
 #include "ui/charts/run_charts.h"
 #include "ui/charts/run_model.h"
+#include "ui/io/json_reader.h"
 
 namespace epsilon::ui {
 
@@ -44,7 +45,7 @@ QString plotChartToFile(const std::vector<RunRecord>& runs, const QString& chart
         path, size, dpi, QStringLiteral("EpsilonLab"));
   }
   return QStringLiteral("unknown chart '%1' (expected one of %2)")
-      .arg(chartStem, stems.join(QStringLiteral(", ")));
+      .arg(clipped(chartStem), stems.join(QStringLiteral(", ")));
 }
 
 }  // namespace epsilon::ui

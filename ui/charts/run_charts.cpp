@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/charts/drawn_text.h"
 #include "ui/charts/run_legend.h"
 
 namespace epsilon::ui {
@@ -233,7 +234,7 @@ void RunCharts::update(const std::vector<RunRecord>& runs) {
     RunSeries& rs = seriesFor(run);
     for (ChartKind kind : kAllChartKinds) {
       QXYSeries* s = rs.line[static_cast<int>(kind)];
-      s->setName(run.name);
+      s->setName(drawnText(run.name));
       QPen pen = s->pen();
       pen.setColor(QColor(run.color));
       if (run.status == RunStatus::Diverged || run.status == RunStatus::Failed)
@@ -244,7 +245,7 @@ void RunCharts::update(const std::vector<RunRecord>& runs) {
     }
     const QList<QPointF> frontier =
         onScale(pointsFor(run, ChartKind::AccuracyVsEpsilon), ChartKind::AccuracyVsEpsilon);
-    rs.frontierMarker->setName(run.name);
+    rs.frontierMarker->setName(drawnText(run.name));
     rs.frontierMarker->setColor(QColor(run.color));
     rs.frontierMarker->replace(frontier.isEmpty() ? QList<QPointF>{}
                                                   : QList<QPointF>{frontier.back()});

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <utility>
 
+#include "ui/charts/drawn_text.h"
 #include "ui/charts/run_charts.h"
 
 namespace epsilon::ui {
@@ -222,9 +223,10 @@ void RunCharts::fitTexts(ChartKind kind) {
   const qreal titleRoom = c->size().width() - margins.left() - margins.right() - 16;
   const QString title = longestFitting(chartTitles(kind), c->titleFont(),
                                        titleRoom > 0 ? titleRoom : 1e9);  // 0 before layout
-  c->setTitle(m_caption.isEmpty() ? title
-                                  : title + QStringLiteral("<br><small>") +
-                                        m_caption.toHtmlEscaped() + QStringLiteral("</small>"));
+  c->setTitle(m_caption.isEmpty()
+                  ? title
+                  : title + QStringLiteral("<br><small>") + drawnText(m_caption).toHtmlEscaped() +
+                        QStringLiteral("</small>"));
   const bool sized = c->size().width() > 1;
   const QSizeF fit = fitRoom(kind);
   for (Qt::Orientation orientation : {Qt::Horizontal, Qt::Vertical}) {

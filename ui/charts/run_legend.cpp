@@ -4,6 +4,8 @@
 #include <QPainter>
 #include <QTextDocument>
 
+#include "ui/charts/drawn_text.h"
+
 namespace epsilon::ui {
 
 namespace {
@@ -23,7 +25,7 @@ QString runLegendHtml(const std::vector<RunRecord>& runs) {
   for (const RunRecord& run : runs) {
     if (!run.visible) continue;
     // Non-breaking spaces keep each name whole; lines break only between runs.
-    QString name = run.name.toHtmlEscaped();
+    QString name = drawnText(run.name).toHtmlEscaped();
     name.replace(QLatin1Char(' '), QStringLiteral("&nbsp;"));
     entries
         << QStringLiteral("<span style=\"color:%1\">&#9632;</span>&nbsp;%2").arg(run.color, name);

@@ -59,7 +59,7 @@ FigureSeries readSeries(JsonReader r) {
     series.line = FigureLine::Bold;
   else if (line != QLatin1String("solid"))
     r.fail(QStringLiteral("line"),
-           QStringLiteral("expected solid, dashed or bold, found '%1'").arg(line));
+           QStringLiteral("expected solid, dashed or bold, found '%1'").arg(clipped(line)));
   series.color = r.string(QStringLiteral("color"), false, {}, true);
   static const QRegularExpression kColour(QStringLiteral("^(#[0-9a-fA-F]{6})?$"));
   if (!kColour.match(series.color).hasMatch())
@@ -84,8 +84,8 @@ Figure figureFromJson(const QJsonObject& object) {
   r.allowOnly({"format", "version", "title", "x", "y", "series"});
   const QString format = r.string(QStringLiteral("format"), true, {}, true);
   if (format != QLatin1String(kFigureFormat))
-    r.fail(QStringLiteral("format"),
-           QStringLiteral("expected '%1', found '%2'").arg(QLatin1String(kFigureFormat), format));
+    r.fail(QStringLiteral("format"), QStringLiteral("expected '%1', found '%2'")
+                                         .arg(QLatin1String(kFigureFormat), clipped(format)));
   r.integer(QStringLiteral("version"), kFigureVersion, kFigureVersion, 0, true);
   Figure figure;
   figure.title = r.string(QStringLiteral("title"), false, {}, true);

@@ -1,9 +1,15 @@
 #include "ui/io/json_reader.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <limits>
+
+#include "core/common/text.h"
+#include "core/data/byte_source.h"
 
 namespace epsilon::ui {
 
@@ -16,7 +22,7 @@ QString describeJson(const QJsonValue& v) {
     case QJsonValue::Double:
       return QString::number(v.toDouble(), 'g', 12);
     case QJsonValue::String:
-      return QLatin1Char('"') + v.toString() + QLatin1Char('"');
+      return QLatin1Char('"') + clipped(v.toString()) + QLatin1Char('"');
     case QJsonValue::Array:
       return QStringLiteral("an array");
     case QJsonValue::Object:
@@ -27,25 +33,62 @@ QString describeJson(const QJsonValue& v) {
   return QStringLiteral("nothing");
 }
 
-QJsonObject readJsonObjectFile(const QString& path, qint64 maxBytes, const QString& what) {
-  const auto error = [&path](const QString& message) {
-    return ConfigError((path + QStringLiteral(": ") + message).toStdString());
-  };
+QString clipped(const QString& text) {
+  return QString::fromStdString(clippedText(text.toStdString()));
+}
+
+namespace {
+
+ConfigError fileError(const QString& path, const QString& message) {
+  return ConfigError((clipped(path) + QStringLiteral(": ") + message).toStdString());
+}
+
+}  // namespace
+
+QByteArray readBoundedFile(const QString& path, qint64 maxBytes, const QString& what) {
+  std::uintmax_t size = 0;
+  if (path.startsWith(QLatin1Char(':'))) {  // a Qt resource, built in: no special files there
+    size = static_cast<std::uintmax_t>(QFileInfo(path).size());
+  } else {
+    try {
+      size = data::regularFileSize(std::filesystem::path(QFile::encodeName(path).toStdString()));
+    } catch (const DataError& e) {
+      throw ConfigError(e.what());
+    }
+  }
+  const QString tooLarge = QStringLiteral("expected a %1 of at most %2 MiB, found %3 bytes");
+  if (size > static_cast<std::uintmax_t>(maxBytes))
+    throw fileError(path, tooLarge.arg(what).arg(maxBytes >> 20).arg(size));
   QFile file(path);
   if (!file.open(QIODevice::ReadOnly))
-    throw error(QStringLiteral("cannot open the %1 (%2)").arg(what, file.errorString()));
-  if (file.size() > maxBytes)
-    throw error(QStringLiteral("expected a %1 of at most %2 MiB, found %3 bytes")
-                    .arg(what)
-                    .arg(maxBytes >> 20)
-                    .arg(file.size()));
+    throw fileError(path, QStringLiteral("cannot open the %1 (%2)").arg(what, file.errorString()));
+  // Read in pieces up to maxBytes + 1: a file that grows while read is caught, and nothing is
+  // allocated beyond what was checked.
+  QByteArray bytes;
+  bytes.reserve(static_cast<qsizetype>(size) + 1);
+  constexpr qint64 kPiece = 1 << 20;
+  while (bytes.size() <= maxBytes) {
+    const QByteArray piece = file.read(std::min(kPiece, maxBytes + 1 - bytes.size()));
+    if (piece.isEmpty()) break;
+    bytes += piece;
+  }
+  if (file.error() != QFileDevice::NoError)
+    throw fileError(path, QStringLiteral("cannot read the %1 (%2)").arg(what, file.errorString()));
+  if (bytes.size() > maxBytes)
+    throw fileError(path, tooLarge.arg(what).arg(maxBytes >> 20).arg(QStringLiteral("more")));
+  return bytes;
+}
+
+QJsonObject readJsonObjectFile(const QString& path, qint64 maxBytes, const QString& what) {
   QJsonParseError parse;
-  const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parse);
+  const QJsonDocument document =
+      QJsonDocument::fromJson(readBoundedFile(path, maxBytes, what), &parse);
   if (parse.error != QJsonParseError::NoError)
-    throw error(QStringLiteral("not valid JSON at offset %1 (%2)")
-                    .arg(parse.offset)
-                    .arg(parse.errorString()));
-  if (!document.isObject()) throw error(QStringLiteral("expected a JSON object at the top level"));
+    throw fileError(path, QStringLiteral("not valid JSON at offset %1 (%2)")
+                              .arg(parse.offset)
+                              .arg(parse.errorString()));
+  if (!document.isObject())
+    throw fileError(path, QStringLiteral("expected a JSON object at the top level"));
   return document.object();
 }
 
@@ -59,7 +102,7 @@ JsonReader::JsonReader(QJsonObject object, QString path)
     : m_object(std::move(object)), m_path(std::move(path)) {}
 
 void JsonReader::fail(const QString& key, const QString& message) const {
-  throw ConfigError((path(key) + QStringLiteral(": ") + message).toStdString());
+  throw ConfigError((clipped(path(key)) + QStringLiteral(": ") + message).toStdString());
 }
 
 void JsonReader::expected(const QString& key, const QString& what, const QJsonValue& got) const {

@@ -4,6 +4,7 @@
 // finish() names every key nobody asked for (an unknown key is an error, never ignored).
 #pragma once
 
+#include <QByteArray>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QJsonValue>
@@ -18,11 +19,21 @@
 
 namespace epsilon::ui {
 
-// "null", "true", "0.5", "\"text\"", "an array", "an object", "nothing".
+// "null", "true", "0.5", "\"text\"" (clipped), "an array", "an object", "nothing".
 QString describeJson(const QJsonValue& value);
 
-// Parses a whole file as one JSON object; throws ConfigError "<path>: ..." when it cannot be
-// opened, is larger than `maxBytes`, is not JSON or not an object.
+// A value, key, path or argument as an error message quotes it: at most 80 characters, then
+// "… (N bytes)" (epsilon::clippedText, core/common/text.h).
+QString clipped(const QString& text);
+
+// The bytes of a regular file of at most `maxBytes` (the `what` in messages: "session"); throws
+// ConfigError "<path>: ..." for a FIFO, device, socket or directory (refused before opening,
+// by the rule of the data loaders), a file over the limit (checked before reading) or one
+// that grows past it while read (never more than maxBytes + 1 bytes are read).
+QByteArray readBoundedFile(const QString& path, qint64 maxBytes, const QString& what);
+
+// Parses a whole file (readBoundedFile) as one JSON object; throws ConfigError "<path>: ..."
+// when it cannot be read, is larger than `maxBytes`, is not JSON or not an object.
 QJsonObject readJsonObjectFile(const QString& path, qint64 maxBytes, const QString& what);
 
 class JsonReader {

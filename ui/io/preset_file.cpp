@@ -56,8 +56,9 @@ std::vector<train::SweepAxis> readSweep(Reader& r, const QString& key) {
     train::SweepAxis axis;
     axis.parameter = a.string(QStringLiteral("parameter"), true).toStdString();
     if (std::find(known.begin(), known.end(), axis.parameter) == known.end())
-      a.fail(QStringLiteral("parameter"), QStringLiteral("unknown sweep parameter '%1'")
-                                              .arg(QString::fromStdString(axis.parameter)));
+      a.fail(QStringLiteral("parameter"),
+             QStringLiteral("unknown sweep parameter '%1'")
+                 .arg(clipped(QString::fromStdString(axis.parameter))));
     const QJsonArray values = a.array(QStringLiteral("values"), true);
     if (values.isEmpty())
       a.fail(QStringLiteral("values"), QStringLiteral("expected at least one value"));

@@ -81,8 +81,12 @@ QList<int> MainWindow::openLesson(const QString& nameOrFile) {
   for (const QString& builtin : builtinLessonFiles())
     if (builtin.endsWith(QLatin1Char('-') + nameOrFile + QStringLiteral(".json"))) file = builtin;
   Lesson lesson;
+  std::vector<train::SweepPoint> points;
   try {
+    // Every value is checked (the runs expanded) before anything changes: a bad value in the
+    // file is a dialog, and the panel, the dock and the runs stay as they were.
     lesson = readLessonFile(file);
+    points = lessonPoints(lesson);
     const QString error = m_panel->setConfig(lessonBaseConfig(lesson));
     if (!error.isEmpty()) throw ConfigError(error.toStdString());
   } catch (const std::exception& e) {
@@ -105,7 +109,12 @@ QList<int> MainWindow::openLesson(const QString& nameOrFile) {
   for (const auto& [view, dockName] : views)
     if (lesson.lookAt.contains(QLatin1String(view)))
       if (auto* d = findChild<QDockWidget*>(QLatin1String(dockName))) d->raise();
-  return startSweep(lessonPoints(lesson));
+  try {
+    return startSweep(points);
+  } catch (const std::exception& e) {
+    showError(tr("Cannot start the lesson's runs"), QString::fromUtf8(e.what()));
+    return {};
+  }
 }
 
 }  // namespace epsilon::ui

@@ -2,9 +2,14 @@
 // set, starts one run per sweep point and shows its paragraph and question (the answer only
 // after the button).
 #include <QComboBox>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
 
@@ -48,6 +53,36 @@ class TestLessonsMenu : public QObject {
     QVERIFY(!text->toPlainText().contains(lesson.answer));
     w.findChild<QPushButton*>(QStringLiteral("lessonAnswer"))->click();
     QVERIFY(text->toPlainText().contains(lesson.answer));
+  }
+
+  // A lesson whose sweep holds a bad value (a negative clip norm) is a message in the window:
+  // nothing aborts, no run starts and the panel keeps its data set.
+  void badValueInALessonIsAMessage() {
+    MainWindow::Options options;
+    options.useSettings = false;
+    MainWindow w(options);
+    QFile builtin(QStringLiteral(":/lessons/01-what-clipping-does.json"));
+    QVERIFY(builtin.open(QIODevice::ReadOnly));
+    QJsonObject json = QJsonDocument::fromJson(builtin.readAll()).object();
+    QJsonObject setup = json.value(QStringLiteral("setup")).toObject();
+    setup.insert(QStringLiteral("sweep"),
+                 QJsonArray{QJsonObject{{"parameter", "clip_norm"}, {"values", QJsonArray{-5}}}});
+    setup.insert(QStringLiteral("experiment"),
+                 QJsonObject{{"dataset", QJsonObject{{"name", "spiral"}}}});
+    json.insert(QStringLiteral("setup"), setup);
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("bad.json"));
+    QFile out(file);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(QJsonDocument(json).toJson());
+    out.close();
+
+    const QString datasetBefore = w.experimentPanel()->datasetCombo()->currentText();
+    const int runsBefore = w.runModel()->rowCount();
+    QVERIFY(w.openLesson(file).isEmpty());
+    QVERIFY2(w.lastError().contains(QStringLiteral("clip")), qPrintable(w.lastError()));
+    QCOMPARE(w.runModel()->rowCount(), runsBefore);
+    QCOMPARE(w.experimentPanel()->datasetCombo()->currentText(), datasetBefore);
   }
 };
 
