@@ -33,7 +33,7 @@ train::SweepAxis parseAxis(const QString& flag, const QString& text) {
   if (eq <= 0 || values.isEmpty() || values.contains(QString()))
     throw UsageError(
         QStringLiteral("--%1: expected NAME=v1,v2,... (e.g. noise_multiplier=0.5,1,2), got '%2'")
-            .arg(flag, text)
+            .arg(flag, ui::clipped(text))
             .toStdString());
   train::SweepAxis axis{text.left(eq).trimmed().toStdString(), {}};
   for (const QString& v : values) axis.values.push_back(v.trimmed().toStdString());

@@ -191,7 +191,7 @@ std::vector<RunRecord> readSessionOrRuns(const QString& path) {
     throwSessionError(
         path, QStringLiteral("not an EpsilonLab session or run file (format is '%1', expected "
                              "'%2' or '%3')")
-                  .arg(format, QLatin1String(kSessionFormat), QLatin1String(kRunFormat)));
+                  .arg(clipped(format), QLatin1String(kSessionFormat), QLatin1String(kRunFormat)));
   if (info.size() > kMaxRunBytes)
     throwSessionError(path, QStringLiteral("expected a run file of at most %1 MiB, found %2 bytes")
                                 .arg(kMaxRunBytes >> 20)

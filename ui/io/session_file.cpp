@@ -88,7 +88,7 @@ RunStatus readStoredRunStatus(JsonReader& r) {
   const QString name = r.string(QStringLiteral("status"), true);
   const RunStatus status = parseRunStatus(name);
   if (runStatusName(status) != name)
-    r.fail(QStringLiteral("status"), QStringLiteral("unknown status '%1'").arg(name));
+    r.fail(QStringLiteral("status"), QStringLiteral("unknown status '%1'").arg(clipped(name)));
   // A run that was training when it was saved cannot resume: it was stopped.
   if (status == RunStatus::Queued || status == RunStatus::Running) return RunStatus::Cancelled;
   return status;
@@ -144,7 +144,7 @@ std::vector<RunRecord> sessionFromJson(const QJsonObject& session, const QString
     if (format != QLatin1String(kSessionFormat))
       throwSessionError(fileName,
                         QStringLiteral("not an EpsilonLab session (format is '%1', expected '%2')")
-                            .arg(format, QLatin1String(kSessionFormat)));
+                            .arg(clipped(format), QLatin1String(kSessionFormat)));
     r.integer(QStringLiteral("version"), kSessionVersion, kSessionVersion, 0, true);
     std::vector<RunRecord> runs;
     QSet<int> ids;
