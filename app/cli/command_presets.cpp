@@ -34,13 +34,11 @@ int showPreset(const QString& name, bool quick) {
   const ui::Preset preset = ui::findPreset(name);
   QString note;
   const QString dataset = ui::chooseDataset(preset, &note);
-  const train::ExperimentConfig base = ui::presetBaseConfig(preset, quick, dataset);
-  // Calibration needs N and P (run_planning.h: planInput).
-  const train::RunPlanInput input = train::planInput(base);
+  const ui::PresetPlan plan = ui::planPreset(preset, dataset, quick);  // as the GUI runs it
   QJsonObject head = presetToJson(preset);
   if (!note.isEmpty()) head.insert("dataset_note", note);
   printJsonLine(head);
-  for (const auto& point : ui::presetPoints(preset, base, quick, input))
+  for (const auto& point : plan.points)
     printJsonLine(QJsonObject{{"index", point.index},
                               {"label", QString::fromStdString(point.label)},
                               {"experiment", experimentToJson(point.config)}});

@@ -1,5 +1,8 @@
 #include "core/train/teaching_defaults.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/data/synthetic.h"
 
 namespace epsilon::train {
@@ -54,6 +57,27 @@ ExperimentConfig defaultConfigFor(const std::string& datasetName) {
   c.training.lotSize = set.lotSize;
   c.training.epochs = set.epochs;
   c.training.paceSeconds = kTeachingPaceSeconds;
+  return c;
+}
+
+double defaultDelta(long long trainSize) {
+  if (trainSize <= 1) return 0.1;
+  int exponent = static_cast<int>(std::floor(std::log10(1.0 / static_cast<double>(trainSize))));
+  if (std::pow(10.0, exponent) >= 1.0 / static_cast<double>(trainSize)) --exponent;
+  return std::pow(10.0, exponent);
+}
+
+ExperimentConfig datasetDefaults(const data::DatasetInfo& info) {
+  if (info.synthetic) return defaultConfigFor(info.name);
+  ExperimentConfig c;
+  c.dataset.name = info.name;
+  const bool bigImage = info.shape.isImage && info.shape.height >= 16;
+  c.model.preset = bigImage ? "tfp-cnn" : "mlp";
+  if (info.shape.featureCount() <= 2) c.model.hiddenWidths = {16, 16};
+  c.training.lotSize = static_cast<int>(
+      std::min<long>(info.trainSize >= 4000 ? 256 : 64, std::max<long>(1, info.trainSize)));
+  c.training.epochs = info.trainSize >= 4000 ? 5 : 30;
+  c.privacy.delta = defaultDelta(info.trainSize);
   return c;
 }
 

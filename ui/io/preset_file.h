@@ -24,6 +24,7 @@
 #include "core/train/experiment_config.h"
 #include "core/train/run_planning.h"
 #include "core/train/sweep.h"
+#include "ui/io/run_record.h"
 
 namespace epsilon::ui {
 
@@ -115,6 +116,19 @@ train::ExperimentConfig presetBaseConfig(const Preset& preset, bool quick, const
 std::vector<train::SweepPoint> presetPoints(const Preset& preset,
                                             const train::ExperimentConfig& base, bool quick,
                                             const train::RunPlanInput& input);
+
+// A preset ready to run on `dataset`: its base config, N and P of that config (the registry's
+// description, or the data set loaded for a synthetic one or a folder), and its points.
+struct PresetPlan {
+  train::ExperimentConfig base;
+  train::RunPlanInput input;
+  std::vector<train::SweepPoint> points;
+};
+PresetPlan planPreset(const Preset& preset, const QString& dataset, bool quick);
+
+// An accountant preset's point as a finished run: ε after step 0 and every epoch
+// (train::accountantOnlyRun), labelled as accounted without training.
+RunRecord accountantOnlyRecord(const train::SweepPoint& point, const train::RunPlanInput& input);
 
 // The "sweep" array at `key` (one or two {"parameter", "values"} axes), as presets and lessons
 // write it; throws ConfigError naming the key.

@@ -6,6 +6,8 @@
 #include "core/privacy/calibration.h"
 #include "core/train/run_planning.h"
 #include "ui/io/preset_file.h"
+#include "ui/io/run_conversion.h"
+#include "ui/io/run_record.h"
 
 namespace epsilon::ui {
 
@@ -79,6 +81,21 @@ std::vector<train::SweepPoint> presetPoints(const Preset& preset,
   } catch (const PrivacyError& e) {
     throw ConfigError(name + ": calibration: " + e.what());
   }
+}
+
+PresetPlan planPreset(const Preset& preset, const QString& dataset, bool quick) {
+  PresetPlan plan;
+  plan.base = presetBaseConfig(preset, quick, dataset);
+  plan.input = train::planInput(plan.base);  // N and P decide q = L/N and a calibrated σ
+  plan.points = presetPoints(preset, plan.base, quick, plan.input);
+  return plan;
+}
+
+RunRecord accountantOnlyRecord(const train::SweepPoint& point, const train::RunPlanInput& input) {
+  RunRecord record = recordFromResult(train::accountantOnlyRun(point.config, input),
+                                      QString::fromStdString(point.label));
+  record.privacyLabel += QStringLiteral(" · accountant only, no training");
+  return record;
 }
 
 }  // namespace epsilon::ui

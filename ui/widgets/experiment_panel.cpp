@@ -22,13 +22,10 @@
 
 #include "core/common/errors.h"
 #include "core/data/registry.h"
-#include "core/privacy/calibration.h"
-#include "core/privacy/privacy_statement.h"
-#include "core/train/run_planning.h"
 #include "ui/io/number_format.h"
+#include "ui/io/privacy_preview.h"
 #include "ui/widgets/control_values.h"
 #include "ui/widgets/parameter_slider.h"
-#include "ui/widgets/privacy_preview.h"
 
 namespace epsilon::ui {
 
@@ -170,12 +167,9 @@ void ExperimentPanel::refreshModel() {
   m_modelProblem.clear();
   m_parameterCount = 0;
   if (info) {
-    try {
-      // The network is counted in core, as the trainer will build it (run_planning.h).
-      m_parameterCount = train::modelParameterCount(config(), info->shape, info->classCount);
-    } catch (const std::exception& e) {
-      m_modelProblem = QString::fromUtf8(e.what());
-    }
+    const ModelSize size = modelSize(config(), *info);  // counted as the trainer will build it
+    m_parameterCount = size.parameterCount;
+    m_modelProblem = size.problem;
   }
   m_modelInfo->setText(m_modelProblem.isEmpty()
                            ? tr("%1 parameters").arg(m_parameterCount)
@@ -191,9 +185,7 @@ void ExperimentPanel::refreshDerived() {
   const long long n = trainSize();
   if (n > 0) {
     const train::ExperimentConfig c = config();
-    m_lotInfo->setText(tr("sampling rate q = L/N = %1 · %2 steps per epoch")
-                           .arg(formatNumber(train::sampleRate(c, n), 3))
-                           .arg(c.stepsPerEpoch(n)));
+    m_lotInfo->setText(samplingLine(c, n));
   }
   const bool noisy =
       currentEnum<privacy::PrivatizerKind>(m_privatizer) != privacy::PrivatizerKind::None;
@@ -205,31 +197,6 @@ void ExperimentPanel::refreshDerived() {
   m_decayRate->setEnabled(!constant);
   m_targetMode->setEnabled(noisy);  // a schedule is calibrated through σ₀ (run_planning.h)
 }
-
-// What a calibration for "Fix ε" brings back: σ₀, or why the target cannot be met.
-struct TargetCalibration {
-  std::optional<double> sigma;
-  QString error;
-  std::optional<privacy::PcaStatement> pca;  // the PCA release it held fixed
-};
-
-namespace {
-
-TargetCalibration calibrateForTarget(const train::ExperimentConfig& c,
-                                     const train::RunPlanInput& input, double target) {
-  TargetCalibration out;
-  try {
-    // The one calibration (run_planning.h): the tanh filter's √P rule, adaptive clipping's
-    // count noise, a schedule through σ₀ and pca-mlp's PCA release (held fixed) are included.
-    out.sigma = train::calibrateNoise(c, input, target).noiseMultiplier;
-    out.pca = train::plannedPrivacy(c, input).pca;
-  } catch (const std::exception& e) {
-    out.error = QString::fromUtf8(e.what());
-  }
-  return out;
-}
-
-}  // namespace
 
 void ExperimentPanel::applyTargetEpsilon() {
   const bool active = m_targetMode->isChecked() && m_targetMode->isEnabled();

@@ -14,6 +14,7 @@
 #include "core/data/dataset_info.h"
 #include "core/train/experiment_config.h"
 #include "ui/io/latest_request.h"
+#include "ui/io/privacy_preview.h"
 
 class QComboBox;
 class QCheckBox;
@@ -27,8 +28,6 @@ class QStackedWidget;
 class QTimer;
 
 namespace epsilon::ui {
-
-struct TargetCalibration;
 
 class ParameterSlider;
 

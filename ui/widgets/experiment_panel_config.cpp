@@ -14,10 +14,10 @@
 
 #include "core/train/teaching_defaults.h"
 #include "ui/io/number_format.h"
+#include "ui/io/privacy_preview.h"
 #include "ui/widgets/control_values.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/parameter_slider.h"
-#include "ui/widgets/privacy_preview.h"
 
 namespace epsilon::ui {
 
@@ -27,32 +27,16 @@ double sliderValue(const ParameterSlider* slider, double loaded) {
   return valueOrLoaded(slider->spinBox(), loaded);
 }
 
-// What any data set without teaching defaults opens with: a CNN for images of 16 px and more,
-// a small MLP for 2-D points, a lot and a length that train in reasonable time, and δ the
-// largest power of ten below 1/N.
-train::ExperimentConfig generalDefaults(const data::DatasetInfo& info) {
-  train::ExperimentConfig c;
-  c.dataset.name = info.name;
-  const bool bigImage = info.shape.isImage && info.shape.height >= 16;
-  c.model.preset = bigImage ? "tfp-cnn" : "mlp";
-  if (info.shape.featureCount() <= 2) c.model.hiddenWidths = {16, 16};
-  c.training.lotSize = static_cast<int>(
-      std::min<long>(info.trainSize >= 4000 ? 256 : 64, std::max<long>(1, info.trainSize)));
-  c.training.epochs = info.trainSize >= 4000 ? 5 : 30;
-  c.privacy.delta = defaultDelta(info.trainSize);
-  return c;
-}
-
 }  // namespace
 
 train::ExperimentConfig ExperimentPanel::datasetDefaults(const data::DatasetInfo& info) {
-  // The 2-D teaching sets have settings chosen so a class sees the trade-off (issue 11).
-  return info.synthetic ? train::defaultConfigFor(info.name) : generalDefaults(info);
+  // In core, for the GUI and the CLI alike (teaching_defaults.h).
+  return train::datasetDefaults(info);
 }
 
 train::ExperimentConfig ExperimentPanel::openingConfig() const {
   const auto* info = currentDataset();
-  return info ? generalDefaults(*info) : train::ExperimentConfig{};
+  return info ? train::datasetDefaults(*info) : train::ExperimentConfig{};
 }
 
 train::ExperimentConfig ExperimentPanel::config() const {

@@ -9,9 +9,7 @@
 #include <algorithm>
 
 #include "core/data/registry.h"
-#include "core/privacy/privacy_statement.h"
 #include "core/train/config_check.h"
-#include "core/train/run_planning.h"
 #include "ui/charts/run_model.h"
 #include "ui/charts/run_naming.h"
 #include "ui/io/experiment_json.h"
@@ -105,22 +103,15 @@ QList<int> MainWindow::runPreset(const QString& name) {
     const Preset preset = findPreset(name);
     QString note;
     const QString dataset = chooseDataset(preset, &note);
-    const train::ExperimentConfig base = presetBaseConfig(preset, false, dataset);
-    // N and P decide q = L/N and the calibrated σ (run_planning.h).
-    const train::RunPlanInput input = train::planInput(base);
-    const auto points = presetPoints(preset, base, false, input);
-    m_panel->setConfig(base);
+    const PresetPlan plan = planPreset(preset, dataset, false);
+    m_panel->setConfig(plan.base);
     statusBar()->showMessage(QStringLiteral("%1 — %2 %3").arg(preset.title, preset.source, note),
                              15000);
-    if (preset.kind != PresetKind::Accountant) return startSweep(points);
+    if (preset.kind != PresetKind::Accountant) return startSweep(plan.points);
     // ε over epochs needs no training: each point becomes a finished run with ε per epoch.
     QList<int> ids;
-    for (const auto& point : points) {
-      RunRecord record = recordFromResult(train::accountantOnlyRun(point.config, input),
-                                          QString::fromStdString(point.label));
-      record.privacyLabel += QStringLiteral(" · accountant only, no training");
-      ids << m_runs->addRun(record);
-    }
+    for (const auto& point : plan.points)
+      ids << m_runs->addRun(accountantOnlyRecord(point, plan.input));
     return ids;
   } catch (const std::exception& e) {
     showError(tr("Cannot run the preset %1").arg(name), QString::fromUtf8(e.what()));

@@ -9,7 +9,7 @@
 #include <QWidget>
 
 #include "ui/io/latest_request.h"
-#include "ui/widgets/privacy_preview.h"
+#include "ui/io/privacy_preview.h"
 
 class QLabel;
 QT_BEGIN_NAMESPACE

@@ -63,6 +63,28 @@ class TestTeachingDefaults : public QObject {
       QVERIFY2(openAccuracy - noisyAccuracy >= 0.10, qPrintable(QString::number(noisyAccuracy)));
   }
 
+  // Every data set's opening settings come from core, for the GUI and the CLI alike.
+  void datasetDefaultsFollowTheDataSet() {
+    QCOMPARE(defaultDelta(8000), 1e-4);   // below 1/8000 = 1.25e-4
+    QCOMPARE(defaultDelta(10000), 1e-5);  // strictly below 1/N
+    QCOMPARE(defaultDelta(1), 0.1);
+    data::DatasetInfo images;
+    images.name = "mnist-10k";
+    images.trainSize = 8000;
+    images.shape = data::SampleShape::image(1, 28, 28);
+    const ExperimentConfig c = datasetDefaults(images);
+    QCOMPARE(c.model.preset, std::string("tfp-cnn"));
+    QCOMPARE(c.training.lotSize, 256);
+    QCOMPARE(c.privacy.delta, 1e-4);
+    data::DatasetInfo circle;
+    circle.name = "circle";
+    circle.synthetic = true;
+    QCOMPARE(datasetDefaults(circle).training.paceSeconds,
+             defaultConfigFor("circle").training.paceSeconds);
+    QCOMPARE(datasetDefaults(circle).model.hiddenWidths,
+             defaultConfigFor("circle").model.hiddenWidths);
+  }
+
   void otherDataSetsKeepTheGeneralDefaults() {
     const ExperimentConfig c = defaultConfigFor("mnist-10k");
     const ExperimentConfig general;

@@ -10,9 +10,9 @@
 #include <QTest>
 
 #include "core/train/run_planning.h"
+#include "ui/io/privacy_preview.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/parameter_slider.h"
-#include "ui/widgets/privacy_preview.h"
 #include "ui/widgets/privacy_readout.h"
 
 using namespace epsilon;

@@ -9,7 +9,9 @@
 #include <optional>
 #include <vector>
 
+#include "core/privacy/privacy_statement.h"
 #include "core/train/experiment_config.h"
+#include "core/train/run_planning.h"
 
 namespace epsilon::ui {
 
@@ -55,7 +57,26 @@ bool previewIsInstant(const train::ExperimentConfig& config);
 
 PrivacyPreview computePrivacyPreview(const PrivacyPreviewInput& input);
 
-// "the largest power of ten below 1/N" (the δ default the panel offers).
-double defaultDelta(long long trainSize);
+// What a calibration for "Fix ε" brings back: σ₀ for the target (the one calibration,
+// run_planning.h: tanh's √P, adaptive clipping's count noise, a schedule through σ₀, the PCA
+// release held fixed), or why the target cannot be met. Slow with PLD: run it off the GUI thread.
+struct TargetCalibration {
+  std::optional<double> sigma;
+  QString error;
+  std::optional<privacy::PcaStatement> pca;  // the PCA release it held fixed
+};
+TargetCalibration calibrateForTarget(const train::ExperimentConfig& config,
+                                     const train::RunPlanInput& input, double targetEpsilon);
+
+// "sampling rate q = L/N = 0.032 · 31 steps per epoch" for N training examples.
+QString samplingLine(const train::ExperimentConfig& config, long long trainSize);
+
+// The network's parameter count on a data set, as the trainer will build it, or why it cannot
+// be built there (then the count is 0).
+struct ModelSize {
+  long long parameterCount = 0;
+  QString problem;
+};
+ModelSize modelSize(const train::ExperimentConfig& config, const data::DatasetInfo& info);
 
 }  // namespace epsilon::ui

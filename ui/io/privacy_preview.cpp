@@ -1,4 +1,4 @@
-#include "ui/widgets/privacy_preview.h"
+#include "ui/io/privacy_preview.h"
 
 #include <QObject>
 #include <algorithm>
@@ -31,14 +31,6 @@ QString PrivacyPreview::attackerSentence() const {
 bool previewIsInstant(const train::ExperimentConfig& config) {
   return config.privacy.accountant == privacy::AccountantKind::Rdp &&
          config.privacy.noise.isConstant();
-}
-
-double defaultDelta(long long trainSize) {
-  if (trainSize <= 1) return 0.1;
-  // Largest power of ten strictly below 1/N.
-  int exponent = static_cast<int>(std::floor(std::log10(1.0 / static_cast<double>(trainSize))));
-  if (std::pow(10.0, exponent) >= 1.0 / static_cast<double>(trainSize)) --exponent;
-  return std::pow(10.0, exponent);
 }
 
 PrivacyPreview computePrivacyPreview(const PrivacyPreviewInput& input) {
@@ -84,6 +76,34 @@ PrivacyPreview computePrivacyPreview(const PrivacyPreviewInput& input) {
     out.error = QString::fromUtf8(e.what());
   }
   return out;
+}
+
+TargetCalibration calibrateForTarget(const train::ExperimentConfig& c,
+                                     const train::RunPlanInput& input, double targetEpsilon) {
+  TargetCalibration out;
+  try {
+    out.sigma = train::calibrateNoise(c, input, targetEpsilon).noiseMultiplier;
+    out.pca = train::plannedPrivacy(c, input).pca;
+  } catch (const std::exception& e) {
+    out.error = QString::fromUtf8(e.what());
+  }
+  return out;
+}
+
+QString samplingLine(const train::ExperimentConfig& c, long long trainSize) {
+  return QObject::tr("sampling rate q = L/N = %1 · %2 steps per epoch")
+      .arg(formatNumber(train::sampleRate(c, trainSize), 3))
+      .arg(c.stepsPerEpoch(trainSize));
+}
+
+ModelSize modelSize(const train::ExperimentConfig& c, const data::DatasetInfo& info) {
+  ModelSize size;
+  try {
+    size.parameterCount = train::modelParameterCount(c, info.shape, info.classCount);
+  } catch (const std::exception& e) {
+    size.problem = QString::fromUtf8(e.what());
+  }
+  return size;
 }
 
 }  // namespace epsilon::ui
