@@ -1,7 +1,7 @@
 #include "audit_plot.h"
 
 #include "reproduce_plot.h"
-#include "ui/io/attack_figure.h"
+#include "base/io/attack_figure.h"
 
 namespace epsilon::cli {
 

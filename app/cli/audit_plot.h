@@ -1,4 +1,4 @@
-// `epsilonlab-cli audit --plot`: the audit chart (ui/io/attack_figure.h, the same chart as the
+// `epsilonlab-cli audit --plot`: the audit chart (base/io/attack_figure.h, the same chart as the
 // GUI's Attack tab) drawn by epsilonlab-plot from a figure file (the CLI links no chart library).
 #pragma once
 

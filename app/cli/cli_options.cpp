@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "core/common/text.h"
-#include "ui/io/json_reader.h"
+#include "base/io/json_reader.h"
 
 namespace epsilon::cli {
 

@@ -21,7 +21,7 @@
 #include "privacy_flags.h"
 #include "reproduce_plot.h"
 #include "train_flags.h"
-#include "ui/io/attack_record.h"
+#include "base/io/attack_record.h"
 
 namespace epsilon::cli {
 

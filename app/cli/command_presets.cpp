@@ -9,7 +9,7 @@
 #include "cli_options.h"
 #include "core/data/registry.h"
 #include "experiment_json.h"
-#include "ui/io/preset_file.h"
+#include "base/io/preset_file.h"
 
 namespace epsilon::cli {
 

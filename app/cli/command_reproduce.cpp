@@ -16,7 +16,7 @@
 #include "reproduce_html.h"
 #include "reproduce_plot.h"
 #include "reproduce_runs.h"
-#include "ui/io/preset_file.h"
+#include "base/io/preset_file.h"
 
 namespace epsilon::cli {
 

@@ -19,8 +19,8 @@
 #include "experiment_json.h"
 #include "reproduce_plot.h"
 #include "reproduce_runs.h"
-#include "ui/io/json_reader.h"
-#include "ui/io/preset_file.h"
+#include "base/io/json_reader.h"
+#include "base/io/preset_file.h"
 
 namespace epsilon::cli {
 

@@ -17,7 +17,7 @@
 #include "norms_plot.h"
 #include "reproduce_plot.h"
 #include "train_flags.h"
-#include "ui/io/run_conversion.h"
+#include "base/io/run_conversion.h"
 
 namespace epsilon::cli {
 

@@ -2,8 +2,8 @@
 // ui/ does the JSON; core has plain structs).
 #pragma once
 
-#include "ui/io/experiment_json.h"
-#include "ui/io/session_file.h"
+#include "base/io/experiment_json.h"
+#include "base/io/session_file.h"
 
 namespace epsilon::cli {
 using ui::experimentFromJson;

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ui/io/number_format.h"
+#include "base/io/number_format.h"
 
 namespace epsilon::cli {
 

@@ -1,5 +1,5 @@
 // `epsilonlab-cli train --plot`'s second figure: the GUI's gradient-norm view as a figure file
-// (ui/io/figure_file.h) — the last lot's per-example norms before clipping as a histogram, the
+// (base/io/figure_file.h) — the last lot's per-example norms before clipping as a histogram, the
 // clip norm C (C_t for adaptive clipping) as a vertical line, the fraction clipped in the title
 // and, for the tanh filter, the filter's curve.
 #pragma once
@@ -8,7 +8,7 @@
 
 #include "core/privacy/privatizer.h"
 #include "core/train/gradient_norms.h"
-#include "ui/io/figure_file.h"
+#include "base/io/figure_file.h"
 
 namespace epsilon::cli {
 

@@ -19,7 +19,7 @@
 #include "core/train/run_planning.h"
 #include "experiment_json.h"
 #include "pca_flags.h"
-#include "ui/io/json_reader.h"
+#include "base/io/json_reader.h"
 
 namespace epsilon::cli {
 

@@ -12,7 +12,7 @@
 #include "core/train/run_planning.h"
 #include "core/train/sweep.h"
 #include "reproduce_trend.h"
-#include "ui/io/preset_file.h"
+#include "base/io/preset_file.h"
 
 namespace epsilon::cli {
 

@@ -8,9 +8,9 @@
 #include <map>
 
 #include "cli_command.h"
-#include "ui/io/figure_file.h"
-#include "ui/io/run_conversion.h"
-#include "ui/io/session_file.h"
+#include "base/io/figure_file.h"
+#include "base/io/run_conversion.h"
+#include "base/io/session_file.h"
 
 namespace epsilon::cli {
 

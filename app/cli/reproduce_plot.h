@@ -9,8 +9,8 @@
 
 #include "core/train/progress.h"
 #include "core/train/sweep.h"
-#include "ui/io/figure_file.h"
-#include "ui/io/run_record.h"
+#include "base/io/figure_file.h"
+#include "base/io/run_record.h"
 
 namespace epsilon::cli {
 
@@ -25,7 +25,7 @@ QString plotRecords(const std::vector<ui::RunRecord>& runs, const QString& path,
                     const QString& caption, const QString& chart = {}, QSize size = {1600, 1100},
                     int dpi = 150);
 
-// A described line chart (ui/io/figure_file.h) into a PNG, SVG or PDF.
+// A described line chart (base/io/figure_file.h) into a PNG, SVG or PDF.
 QString plotFigure(const ui::Figure& figure, const QString& path, QSize size = {1100, 800},
                    int dpi = 110);
 

@@ -14,7 +14,7 @@
 #include "core/train/job_runner.h"
 #include "core/train/run_planning.h"
 #include "experiment_json.h"
-#include "ui/io/csv_writer.h"
+#include "base/io/csv_writer.h"
 
 namespace epsilon::cli {
 

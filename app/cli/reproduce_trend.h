@@ -9,7 +9,7 @@
 
 #include "core/train/progress.h"
 #include "core/train/sweep.h"
-#include "ui/io/preset_file.h"
+#include "base/io/preset_file.h"
 
 namespace epsilon::cli {
 

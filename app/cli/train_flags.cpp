@@ -8,7 +8,7 @@
 
 #include "cli_command.h"
 #include "core/common/errors.h"
-#include "ui/io/json_reader.h"
+#include "base/io/json_reader.h"
 
 namespace epsilon::cli {
 

@@ -8,8 +8,8 @@
 
 #include "ui/charts/figure_chart.h"
 #include "ui/charts/headless_plot.h"
-#include "ui/io/figure_file.h"
-#include "ui/io/session_file.h"
+#include "base/io/figure_file.h"
+#include "base/io/session_file.h"
 
 namespace {
 

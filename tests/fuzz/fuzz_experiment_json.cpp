@@ -1,8 +1,8 @@
-// Fuzz target: the experiment file reader (ui/io/experiment_json.h, "epsilonlab-experiment"),
+// Fuzz target: the experiment file reader (base/io/experiment_json.h, "epsilonlab-experiment"),
 // over the defaults as readExperimentFile reads it, then validate() as every command does.
 // An accepted experiment must write and read back to the same JSON.
 #include "fuzz_json_support.h"
-#include "ui/io/experiment_json.h"
+#include "base/io/experiment_json.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace epsilon;

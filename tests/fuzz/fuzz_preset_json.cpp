@@ -1,9 +1,9 @@
-// Fuzz target: the preset file reader (ui/io/preset_file.h, "epsilonlab-preset"), then what
+// Fuzz target: the preset file reader (base/io/preset_file.h, "epsilonlab-preset"), then what
 // the CLI and the Presets menu do with an accepted preset before any data is loaded: its base
 // experiment (plain and --quick) and, for train and accountant presets, its sweep points.
 // Calibrate presets are not expanded here: that solves σ by bisection, not a parser's job.
 #include "fuzz_json_support.h"
-#include "ui/io/preset_file.h"
+#include "base/io/preset_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace epsilon;

@@ -10,7 +10,7 @@
 #include <QTest>
 
 #include "ui/charts/run_model.h"
-#include "ui/io/session_file.h"
+#include "base/io/session_file.h"
 #include "ui/widgets/main_window.h"
 
 using namespace epsilon;

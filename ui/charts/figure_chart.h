@@ -1,4 +1,4 @@
-// Draws a figure file's chart (ui/io/figure_file.h) with Qt Charts, on screen (the Attack tab)
+// Draws a figure file's chart (base/io/figure_file.h) with Qt Charts, on screen (the Attack tab)
 // or exported like the run charts: PNG, SVG or PDF by the file's suffix.
 #pragma once
 
@@ -6,7 +6,7 @@
 #include <QString>
 #include <memory>
 
-#include "ui/io/figure_file.h"
+#include "base/io/figure_file.h"
 
 QT_BEGIN_NAMESPACE
 class QChart;

@@ -5,7 +5,7 @@
 #include "ui/charts/chart_export.h"
 #include "ui/charts/run_charts.h"
 #include "ui/charts/run_model.h"
-#include "ui/io/json_reader.h"
+#include "base/io/json_reader.h"
 
 namespace epsilon::ui {
 

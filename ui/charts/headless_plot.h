@@ -8,7 +8,7 @@
 #include <QString>
 #include <vector>
 
-#include "ui/io/run_record.h"
+#include "base/io/run_record.h"
 
 namespace epsilon::ui {
 

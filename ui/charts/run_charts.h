@@ -12,7 +12,7 @@
 #include <map>
 #include <vector>
 
-#include "ui/io/run_record.h"
+#include "base/io/run_record.h"
 
 QT_BEGIN_NAMESPACE
 class QChart;

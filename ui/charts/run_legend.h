@@ -6,7 +6,7 @@
 #include <QString>
 #include <vector>
 
-#include "ui/io/run_record.h"
+#include "base/io/run_record.h"
 
 class QPainter;
 class QRectF;

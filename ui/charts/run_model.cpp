@@ -4,9 +4,9 @@
 #include <QFont>
 #include <cmath>
 
-#include "ui/io/config_diff.h"
-#include "ui/io/experiment_json.h"
-#include "ui/io/number_format.h"
+#include "base/io/config_diff.h"
+#include "base/io/experiment_json.h"
+#include "base/io/number_format.h"
 
 namespace epsilon::ui {
 

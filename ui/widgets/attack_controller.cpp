@@ -8,7 +8,7 @@
 #include "core/audit/run_attack.h"
 #include "core/data/registry.h"
 #include "ui/charts/run_model.h"
-#include "ui/io/attack_record.h"
+#include "base/io/attack_record.h"
 #include "ui/widgets/training_controller.h"
 
 namespace epsilon::ui {

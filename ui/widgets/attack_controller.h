@@ -17,7 +17,7 @@
 #include <memory>
 
 #include "core/audit/one_run_audit.h"
-#include "ui/io/run_record.h"
+#include "base/io/run_record.h"
 
 class QThreadPool;
 

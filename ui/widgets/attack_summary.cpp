@@ -3,7 +3,7 @@
 #include <QCoreApplication>
 #include <cmath>
 
-#include "ui/io/number_format.h"
+#include "base/io/number_format.h"
 
 namespace epsilon::ui {
 

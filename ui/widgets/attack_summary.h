@@ -5,7 +5,7 @@
 
 #include <QString>
 
-#include "ui/io/run_record.h"
+#include "base/io/run_record.h"
 
 namespace epsilon::ui {
 

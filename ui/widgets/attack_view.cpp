@@ -22,8 +22,8 @@
 
 #include "ui/charts/figure_chart.h"
 #include "ui/charts/run_model.h"
-#include "ui/io/attack_figure.h"
-#include "ui/io/number_format.h"
+#include "base/io/attack_figure.h"
+#include "base/io/number_format.h"
 #include "ui/widgets/attack_controller.h"
 #include "ui/widgets/attack_summary.h"
 

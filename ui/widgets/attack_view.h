@@ -2,14 +2,14 @@
 // attack's ROC over each run's accountant trade-off bound and the chance line, log-log or
 // linear, one colour per run; beside it each run's AUC, TPR at FPR 1% and 0.1%, advantage and
 // "measured ε̂ ≥ x vs accountant ε ≤ y"; buttons to compute a missing attack and to audit a
-// run with canaries (progress, cancel). The chart is ui/io/attack_figure.h's, as in
+// run with canaries (progress, cancel). The chart is base/io/attack_figure.h's, as in
 // `epsilonlab-cli audit --plot`. It asks the AttackController; it computes nothing itself.
 #pragma once
 
 #include <QList>
 #include <QWidget>
 
-#include "ui/io/figure_file.h"
+#include "base/io/figure_file.h"
 
 class QCheckBox;
 class QComboBox;

@@ -11,7 +11,7 @@
 
 #include "ui/charts/run_legend.h"
 #include "ui/charts/run_model.h"
-#include "ui/io/number_format.h"
+#include "base/io/number_format.h"
 
 namespace epsilon::ui {
 

@@ -22,8 +22,8 @@
 
 #include "core/common/errors.h"
 #include "core/data/registry.h"
-#include "ui/io/number_format.h"
-#include "ui/io/privacy_preview.h"
+#include "base/io/number_format.h"
+#include "base/io/privacy_preview.h"
 #include "ui/widgets/control_values.h"
 #include "ui/widgets/parameter_slider.h"
 

@@ -13,8 +13,8 @@
 
 #include "core/data/dataset_info.h"
 #include "core/train/experiment_config.h"
-#include "ui/io/latest_request.h"
-#include "ui/io/privacy_preview.h"
+#include "base/io/latest_request.h"
+#include "base/io/privacy_preview.h"
 
 class QComboBox;
 class QCheckBox;

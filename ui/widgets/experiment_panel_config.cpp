@@ -13,8 +13,8 @@
 #include <cmath>
 
 #include "core/train/teaching_defaults.h"
-#include "ui/io/number_format.h"
-#include "ui/io/privacy_preview.h"
+#include "base/io/number_format.h"
+#include "base/io/privacy_preview.h"
 #include "ui/widgets/control_values.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/parameter_slider.h"

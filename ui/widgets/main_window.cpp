@@ -20,7 +20,7 @@
 #include <algorithm>
 
 #include "ui/charts/run_model.h"
-#include "ui/io/experiment_json.h"
+#include "base/io/experiment_json.h"
 #include "ui/widgets/chart_panel.h"
 #include "ui/widgets/control_input_filter.h"
 #include "ui/widgets/decision_boundary_view.h"

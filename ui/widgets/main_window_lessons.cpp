@@ -10,7 +10,7 @@
 #include <QVBoxLayout>
 
 #include "core/common/errors.h"
-#include "ui/io/lesson_file.h"
+#include "base/io/lesson_file.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/main_window.h"
 

@@ -10,7 +10,7 @@
 #include <cmath>
 
 #include "core/privacy/privacy_statement.h"
-#include "ui/io/number_format.h"
+#include "base/io/number_format.h"
 
 namespace epsilon::ui {
 

@@ -8,8 +8,8 @@
 
 #include <QWidget>
 
-#include "ui/io/latest_request.h"
-#include "ui/io/privacy_preview.h"
+#include "base/io/latest_request.h"
+#include "base/io/privacy_preview.h"
 
 class QLabel;
 QT_BEGIN_NAMESPACE

@@ -10,7 +10,7 @@
 #include "core/data/registry.h"
 #include "core/train/job_runner.h"
 #include "ui/charts/run_model.h"
-#include "ui/io/run_conversion.h"
+#include "base/io/run_conversion.h"
 
 namespace epsilon::ui {
 

@@ -12,8 +12,8 @@
 #include "ui/charts/figure_chart.h"
 #include "ui/charts/headless_plot.h"
 #include "ui/charts/run_legend.h"
-#include "ui/io/figure_file.h"
-#include "ui/io/run_record.h"
+#include "base/io/figure_file.h"
+#include "base/io/run_record.h"
 
 using namespace epsilon::ui;
 

@@ -6,8 +6,8 @@
 #include <QUndoStack>
 
 #include "ui/charts/run_model.h"
-#include "ui/io/config_diff.h"
-#include "ui/io/experiment_json.h"
+#include "base/io/config_diff.h"
+#include "base/io/experiment_json.h"
 #include "ui/widgets/runs_view.h"
 
 using namespace epsilon::ui;

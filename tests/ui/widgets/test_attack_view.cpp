@@ -16,7 +16,7 @@
 #include "core/audit/membership_inference.h"
 #include "core/data/registry.h"
 #include "ui/charts/run_model.h"
-#include "ui/io/session_file.h"
+#include "base/io/session_file.h"
 #include "ui/widgets/attack_controller.h"
 #include "ui/widgets/attack_view.h"
 #include "ui/widgets/training_controller.h"

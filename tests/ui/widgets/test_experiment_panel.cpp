@@ -10,7 +10,7 @@
 #include <QTest>
 
 #include "core/train/run_planning.h"
-#include "ui/io/privacy_preview.h"
+#include "base/io/privacy_preview.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/parameter_slider.h"
 #include "ui/widgets/privacy_readout.h"

@@ -14,7 +14,7 @@
 #include <QTextBrowser>
 
 #include "ui/charts/run_model.h"
-#include "ui/io/lesson_file.h"
+#include "base/io/lesson_file.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/training_controller.h"

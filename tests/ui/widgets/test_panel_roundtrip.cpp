@@ -10,9 +10,9 @@
 #include "core/train/config_compare.h"
 #include "core/train/teaching_defaults.h"
 #include "core/train/trainer.h"
-#include "ui/io/config_diff.h"
-#include "ui/io/experiment_json.h"
-#include "ui/io/preset_file.h"
+#include "base/io/config_diff.h"
+#include "base/io/experiment_json.h"
+#include "base/io/preset_file.h"
 #include "ui/widgets/experiment_panel.h"
 
 using namespace epsilon;

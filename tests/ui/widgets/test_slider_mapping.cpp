@@ -2,7 +2,7 @@
 #include <QTest>
 #include <cmath>
 
-#include "ui/io/number_format.h"
+#include "base/io/number_format.h"
 #include "ui/widgets/slider_mapping.h"
 
 using namespace epsilon::ui;

@@ -1,0 +1,63 @@
+#include "base/io/eval_point_json.h"
+
+#include <cmath>
+
+namespace epsilon::ui {
+
+const QStringList& evalPointKeys() {
+  static const QStringList keys{
+      "step",          "epoch",           "train_loss", "test_accuracy", "test_loss",
+      "epsilon",       "nominal_epsilon", "sigma",      "clip_norm",     "fraction_clipped",
+      "gradient_norm", "elapsed_seconds"};
+  return keys;
+}
+
+QJsonObject evalPointToJson(const EvalPoint& e) {
+  return QJsonObject{{"step", static_cast<double>(e.step)},
+                     {"epoch", numberToJson(e.epoch)},
+                     {"train_loss", numberToJson(e.trainLoss)},
+                     {"test_accuracy", numberToJson(e.testAccuracy)},
+                     {"test_loss", numberToJson(e.testLoss)},
+                     {"epsilon", numberToJson(e.epsilon)},
+                     {"nominal_epsilon", numberToJson(e.nominalEpsilon)},
+                     {"sigma", numberToJson(e.sigma)},
+                     {"clip_norm", numberToJson(e.clipNorm)},
+                     {"fraction_clipped", numberToJson(e.fractionClipped)},
+                     {"gradient_norm", numberToJson(e.gradientNorm)},
+                     {"elapsed_seconds", numberToJson(e.elapsedSeconds)}};
+}
+
+namespace {
+
+// The value under the current name, else under the name older files used.
+double numberAlias(JsonReader& r, const QString& key, const QString& oldKey, double fallback) {
+  if (r.has(key) && r.has(oldKey))
+    r.fail(oldKey, QStringLiteral("given twice (also as '%1')").arg(key));
+  return r.has(oldKey) ? r.numberOrNull(oldKey, fallback) : r.numberOrNull(key, fallback);
+}
+
+}  // namespace
+
+EvalPoint evalPointFromJson(JsonReader& r) {
+  EvalPoint e;
+  e.step = r.integer(QStringLiteral("step"), 0, 9007199254740992.0, 0, true);
+  e.epoch = r.numberOrNull(QStringLiteral("epoch"), e.epoch);
+  e.trainLoss = r.numberOrNull(QStringLiteral("train_loss"), e.trainLoss);
+  e.testAccuracy = r.numberOrNull(QStringLiteral("test_accuracy"), e.testAccuracy);
+  if (std::isfinite(e.testAccuracy) && (e.testAccuracy < 0 || e.testAccuracy > 1))
+    r.fail(QStringLiteral("test_accuracy"),
+           QStringLiteral("expected a fraction in [0, 1], got %1").arg(e.testAccuracy));
+  e.testLoss = r.numberOrNull(QStringLiteral("test_loss"), e.testLoss);
+  e.epsilon = r.numberOrNull(QStringLiteral("epsilon"), e.epsilon);
+  e.nominalEpsilon = r.numberOrNull(QStringLiteral("nominal_epsilon"), e.nominalEpsilon);
+  e.sigma = r.numberOrNull(QStringLiteral("sigma"), e.sigma);
+  e.clipNorm = r.numberOrNull(QStringLiteral("clip_norm"), e.clipNorm);
+  e.fractionClipped = r.numberOrNull(QStringLiteral("fraction_clipped"), e.fractionClipped);
+  e.gradientNorm = numberAlias(r, QStringLiteral("gradient_norm"), QStringLiteral("mean_grad_norm"),
+                               e.gradientNorm);
+  e.elapsedSeconds = numberAlias(r, QStringLiteral("elapsed_seconds"), QStringLiteral("elapsed_s"),
+                                 e.elapsedSeconds);
+  return e;
+}
+
+}  // namespace epsilon::ui

@@ -1,0 +1,25 @@
+// The one JSON schema of an evaluation point, shared by session files, run files and the
+// CLI's JSON lines. Written names: step, epoch, train_loss, test_accuracy, test_loss, epsilon,
+// nominal_epsilon, sigma, clip_norm, fraction_clipped, gradient_norm, elapsed_seconds; NaN is
+// null and ∞ is "inf". Older files still read: elapsed_s and mean_grad_norm (run files also
+// wrote ∞ as null: readRunFile turns such an ε back into ∞).
+#pragma once
+
+#include <QJsonObject>
+#include <QStringList>
+
+#include "base/io/json_reader.h"
+#include "base/io/run_record.h"
+
+namespace epsilon::ui {
+
+QJsonObject evalPointToJson(const EvalPoint& point);
+
+// Reads the evaluation keys of `r` (the caller allows or reads any others, then finishes).
+// Throws ConfigError naming the key path.
+EvalPoint evalPointFromJson(JsonReader& r);
+
+// The written names, in column order (CSV headers use them too).
+const QStringList& evalPointKeys();
+
+}  // namespace epsilon::ui

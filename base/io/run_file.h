@@ -1,0 +1,39 @@
+// Run files as the CLI writes them ({"format": "epsilonlab-run"}: `train --out`, and the
+// run-*.json files of `sweep --out` and `reproduce --run-files`) read back as RunRecords, and
+// what File › Open session opens: a session file, one run file (a one-run session) or a folder
+// of run files (a sweep's output). Qt Core only.
+#pragma once
+
+#include <QJsonObject>
+#include <QString>
+#include <vector>
+
+#include "base/io/run_record.h"
+#include "base/io/session_file.h"
+
+namespace epsilon::ui {
+
+// One run file's content as a record: its experiment, status, message, every evaluation (a
+// null ε, which older run files wrote for ∞, reads as ∞), the training losses those
+// evaluations report, and the privacy label of the last one. Named after the sweep point's
+// label when there is one, else `name`. Throws SessionError "<where>: <key path>: …".
+RunRecord runRecordFromRunFile(const QJsonObject& json, const QString& where, const QString& name);
+
+// Reads one run file (at most 256 MiB); the record is named after its sweep label or the
+// file's base name. Throws SessionError naming the file.
+RunRecord readRunFile(const QString& path);
+
+// File › Open session: a session file's runs (ids as stored), a run file as a one-run session,
+// or every *.json run file of a folder in name order (at most train::kMaxSweepRuns); run files
+// get ids 1, 2, … Every run's ε is then checked against its settings (run_verification.h).
+// Throws SessionError naming the file and what it expected (a session or run file, a folder
+// holding run files).
+std::vector<RunRecord> openSessionOrRuns(const QString& path);
+
+// Where File › Save session should propose to write after opening `path`: the file itself
+// when it is a session file, else a new "<name>-session.json" beside the run file or folder,
+// so that saving never writes a session over a CLI run file or into a run folder (where it
+// would then be read as a run file).
+QString saveSuggestionAfterOpening(const QString& path);
+
+}  // namespace epsilon::ui

@@ -1,0 +1,101 @@
+#include "base/io/run_verification.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <cmath>
+#include <map>
+
+#include "core/common/errors.h"
+#include "base/io/experiment_json.h"
+#include "base/io/number_format.h"
+
+namespace epsilon::ui {
+
+namespace {
+
+const QString kMismatch = QStringLiteral("ε in the file does not match its settings");
+
+// Stored and recomputed ε agree when they are the same double, as a file written by
+// EpsilonLab holds it (JSON numbers round-trip exactly); both infinite counts as agreeing.
+bool sameEpsilon(double stored, double recomputed) {
+  if (std::isinf(stored) || std::isinf(recomputed)) return stored == recomputed;
+  return std::fabs(stored - recomputed) <= 1e-12 * std::max(1.0, std::fabs(recomputed));
+}
+
+QString mismatch(const EvalPoint& point, double recomputed) {
+  return kMismatch + QStringLiteral(": the file says %1 at step %2, its settings give %3")
+                         .arg(formatEpsilon(point.epsilon))
+                         .arg(point.step)
+                         .arg(formatEpsilon(recomputed));
+}
+
+// The first evaluation whose ε is below an earlier one's: no accountant's ε decreases.
+const EvalPoint* decreasingPoint(const RunRecord& run) {
+  for (std::size_t i = 1; i < run.evals.size(); ++i)
+    if (run.evals[i].epsilon < run.evals[i - 1].epsilon) return &run.evals[i];
+  return nullptr;
+}
+
+}  // namespace
+
+bool verifyStatedEpsilon(RunRecord& run, const PlanInputOf& planInput) {
+  if (run.evals.empty()) return true;
+  privacy::PrivacyRunDescription description;
+  try {
+    description = train::privacyDescription(run.config, planInput(run.config));
+  } catch (const std::exception& e) {
+    run.privacyLabel += QStringLiteral(" · ε not checked against the settings (%1)")
+                            .arg(QString::fromUtf8(e.what()).left(200));
+    return true;
+  }
+  const bool pld = description.accountant == privacy::AccountantKind::Pld;
+  QString problem;
+  for (std::size_t i = pld ? run.evals.size() - 1 : 0; i < run.evals.size(); ++i) {
+    EvalPoint& point = run.evals[i];
+    if (point.step < 0 || point.step > description.steps) {
+      problem = kMismatch + QStringLiteral(": step %1 is outside the run's %2 steps")
+                                .arg(point.step)
+                                .arg(description.steps);
+      continue;
+    }
+    const privacy::PrivacyStatement statement =
+        privacy::privacyStatement(privacy::firstSteps(description, point.step));
+    if (!sameEpsilon(point.epsilon, statement.epsilon) && problem.isEmpty())
+      problem = mismatch(point, statement.epsilon);
+  }
+  if (const EvalPoint* down = decreasingPoint(run); down && problem.isEmpty())
+    problem = kMismatch + QStringLiteral(": it decreases at step %1").arg(down->step);
+  if (problem.isEmpty()) return true;
+  // The stored ε is not shown: every point gets the settings' ε (or none past the run's end).
+  for (EvalPoint& point : run.evals) {
+    const bool inside = point.step >= 0 && point.step <= description.steps;
+    const privacy::PrivacyStatement statement =
+        inside ? privacy::privacyStatement(privacy::firstSteps(description, point.step))
+               : privacy::PrivacyStatement{};
+    point.epsilon = inside ? statement.epsilon : kNaN;
+    point.nominalEpsilon = statement.nominalEpsilon.value_or(kNaN);
+  }
+  run.message = run.message.isEmpty() ? problem : problem + QStringLiteral("; ") + run.message;
+  return false;
+}
+
+bool hasEpsilonMismatch(const RunRecord& run) {
+  return run.message.startsWith(kMismatch);
+}
+
+void verifyStatedEpsilons(std::vector<RunRecord>& runs) {
+  std::map<QByteArray, train::RunPlanInput> known;
+  const PlanInputOf planInput = [&](const train::ExperimentConfig& config) {
+    // N depends on the data set, P on the network: one plan for each pair.
+    const QJsonObject json = experimentToJson(config);
+    const QByteArray key = QJsonDocument(QJsonObject{{"dataset", json.value("dataset")},
+                                                     {"model", json.value("model")}})
+                               .toJson(QJsonDocument::Compact);
+    auto found = known.find(key);
+    if (found == known.end()) found = known.emplace(key, train::planInput(config)).first;
+    return found->second;
+  };
+  for (RunRecord& run : runs) verifyStatedEpsilon(run, planInput);
+}
+
+}  // namespace epsilon::ui

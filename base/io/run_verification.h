@@ -1,0 +1,33 @@
+// Trust, but verify: a run opened from a file states an ε that anyone could have edited. Each
+// run's ε is recomputed from its stored settings with the one privacy statement
+// (core/privacy/privacy_statement.h, via the run's planned description) and a stored ε that
+// differs is not shown: the recomputed one replaces it and the run says why, with both values.
+#pragma once
+
+#include <QString>
+#include <functional>
+#include <vector>
+
+#include "core/train/run_planning.h"
+#include "base/io/run_record.h"
+
+namespace epsilon::ui {
+
+// N and P of a run's config (train::planInput by default); throws when its data set is not
+// available.
+using PlanInputOf = std::function<train::RunPlanInput(const train::ExperimentConfig&)>;
+
+// Checks one run: every evaluation's ε with RDP (cheap), the last one with PLD (each PLD
+// accounting takes tens of milliseconds), and that ε never decreases. On a mismatch the stored
+// ε are replaced by the settings' and `run.message` says "ε in the file does not match its
+// settings: …" with both values; when the run cannot be checked (its data set is missing) its
+// privacy label says so. Returns false on a mismatch.
+bool verifyStatedEpsilon(RunRecord& run, const PlanInputOf& planInput);
+
+// True when verifyStatedEpsilon found the run's stored ε wrong (its message says so).
+bool hasEpsilonMismatch(const RunRecord& run);
+
+// The same for every run, with train::planInput computed once per data set and network.
+void verifyStatedEpsilons(std::vector<RunRecord>& runs);
+
+}  // namespace epsilon::ui
