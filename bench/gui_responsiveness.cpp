@@ -1,15 +1,21 @@
 // How the GUI thread fares while four runs train on full Fashion-MNIST: the gaps between
 // ticks of a 16 ms timer (a smooth window needs them near 16 ms), and the time to resize and
-// repaint the whole window. Reports figures; never fails on a time.
+// repaint the whole window. With --drag-fix-epsilon, the target-ε slider is dragged the whole
+// time with "Fix ε" on and the tight (PLD) accountant, so every step of the drag asks for a
+// calibration (about a second each on 2 cores), as a user exploring the budget does.
+// Reports figures; never fails on a time.
+//   bench_gui_responsiveness [SECONDS] [--drag-fix-epsilon]
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QSlider>
 #include <QTimer>
 #include <algorithm>
 #include <cstdio>
 #include <vector>
 
-#include "ui/charts/run_model.h"
+#include "base/session/run_model.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/parameter_slider.h"
@@ -19,6 +25,7 @@ int main(int argc, char* argv[]) {
                                                                   : qgetenv("QT_QPA_PLATFORM"));
   QApplication app(argc, argv);
   const int seconds = argc > 1 ? std::max(5, atoi(argv[1])) : 20;
+  const bool drag = argc > 2 && QByteArray(argv[2]) == "--drag-fix-epsilon";
   epsilon::ui::MainWindow::Options options;
   options.useSettings = false;
   epsilon::ui::MainWindow window(options);
@@ -33,6 +40,14 @@ int main(int argc, char* argv[]) {
   datasets->setCurrentIndex(fashion);
   window.experimentPanel()->epochsSlider()->setValue(3);
   for (int i = 0; i < 4; ++i) window.startRun(false);
+  epsilon::ui::ExperimentPanel* panel = window.experimentPanel();
+  if (drag) {
+    panel->accountantCombo()->setCurrentIndex(
+        panel->accountantCombo()->findText(QStringLiteral("PLD"), Qt::MatchContains));
+    panel->targetModeBox()->setChecked(true);
+  }
+  QSlider* target = panel->targetEpsilonSlider()->slider();
+  int calibrations = 0;
 
   std::vector<double> gaps;
   std::vector<double> repaints;
@@ -47,7 +62,13 @@ int main(int argc, char* argv[]) {
     if (last > 0 && now - last > 100)
       std::printf("  a %.0f ms gap at %.1f s\n", now - last, now / 1000);
     last = now;
-    if (gaps.size() % 30 == 0) {  // every ~half second: resize and repaint everything
+    if (drag) {  // one slider position per tick, back and forth over the range
+      const int span = target->maximum() - target->minimum();
+      const int phase = static_cast<int>(gaps.size()) % (2 * span);
+      target->setValue(target->minimum() + (phase < span ? phase : 2 * span - phase));
+      ++calibrations;
+    }
+    if (!drag && gaps.size() % 30 == 0) {  // every ~half second: resize and repaint everything
       QElapsedTimer t;
       t.start();
       window.resize(window.width() == 1500 ? 1400 : 1500, 950);
@@ -67,6 +88,8 @@ int main(int argc, char* argv[]) {
     return v.empty() ? 0.0 : v[std::min(v.size() - 1, size_t(p * v.size()))];
   };
   std::printf("runs training at the end: %d of 4\n", running);
+  if (drag)
+    std::printf("dragged the target-ε slider (Fix ε on, PLD): %d positions asked\n", calibrations);
   std::printf(
       "timer gaps (ms, 16 ms asked): median %.1f  p95 %.1f  p99 %.1f  max %.1f  (%zu ticks)\n",
       pct(gaps, 0.5), pct(gaps, 0.95), pct(gaps, 0.99), gaps.empty() ? 0.0 : gaps.back(),

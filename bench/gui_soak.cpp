@@ -22,7 +22,7 @@
 #include <thread>
 #include <vector>
 
-#include "ui/charts/run_model.h"
+#include "base/session/run_model.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/parameter_slider.h"

@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "audit_plot.h"
+#include "base/io/attack_record.h"
 #include "cli_options.h"
 #include "core/audit/run_attack.h"
 #include "core/common/errors.h"
@@ -21,7 +22,6 @@
 #include "privacy_flags.h"
 #include "reproduce_plot.h"
 #include "train_flags.h"
-#include "base/io/attack_record.h"
 
 namespace epsilon::cli {
 

@@ -13,14 +13,14 @@
 #include <utility>
 #include <vector>
 
+#include "base/io/json_reader.h"
+#include "base/io/preset_file.h"
 #include "cli_options.h"
 #include "core/common/errors.h"
 #include "core/train/sweep.h"
 #include "experiment_json.h"
 #include "reproduce_plot.h"
 #include "reproduce_runs.h"
-#include "base/io/json_reader.h"
-#include "base/io/preset_file.h"
 
 namespace epsilon::cli {
 

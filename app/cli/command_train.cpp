@@ -9,6 +9,7 @@
 #include <mutex>
 #include <utility>
 
+#include "base/io/run_conversion.h"
 #include "cli_options.h"
 #include "core/common/errors.h"
 #include "core/data/registry.h"
@@ -17,7 +18,6 @@
 #include "norms_plot.h"
 #include "reproduce_plot.h"
 #include "train_flags.h"
-#include "base/io/run_conversion.h"
 
 namespace epsilon::cli {
 

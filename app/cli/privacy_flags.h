@@ -12,6 +12,7 @@
 #include <limits>
 #include <optional>
 
+#include "base/io/json_reader.h"
 #include "cli_options.h"
 #include "core/common/errors.h"
 #include "core/privacy/calibration.h"
@@ -19,7 +20,6 @@
 #include "core/train/run_planning.h"
 #include "experiment_json.h"
 #include "pca_flags.h"
-#include "base/io/json_reader.h"
 
 namespace epsilon::cli {
 

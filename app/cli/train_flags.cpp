@@ -6,9 +6,9 @@
 #include <utility>
 #include <vector>
 
+#include "base/io/json_reader.h"
 #include "cli_command.h"
 #include "core/common/errors.h"
-#include "base/io/json_reader.h"
 
 namespace epsilon::cli {
 

@@ -6,10 +6,10 @@
 #include <QTextStream>
 #include <exception>
 
-#include "ui/charts/figure_chart.h"
-#include "ui/charts/headless_plot.h"
 #include "base/io/figure_file.h"
 #include "base/io/session_file.h"
+#include "ui/charts/figure_chart.h"
+#include "ui/charts/headless_plot.h"
 
 namespace {
 

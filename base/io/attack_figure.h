@@ -8,9 +8,9 @@
 #include <span>
 #include <vector>
 
+#include "base/io/figure_file.h"
 #include "core/audit/one_run_audit.h"
 #include "core/audit/run_attack.h"
-#include "base/io/figure_file.h"
 
 namespace epsilon::ui {
 

@@ -6,10 +6,10 @@
 
 #include <QJsonObject>
 
-#include "core/audit/one_run_audit.h"
-#include "core/audit/run_attack.h"
 #include "base/io/json_reader.h"
 #include "base/io/run_record.h"
+#include "core/audit/one_run_audit.h"
+#include "core/audit/run_attack.h"
 
 namespace epsilon::ui {
 

@@ -5,9 +5,9 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 
-#include "core/common/errors.h"
 #include "base/io/json_reader.h"
 #include "base/io/session_file.h"
+#include "core/common/errors.h"
 
 namespace epsilon::ui {
 

@@ -2,9 +2,9 @@
 
 #include <QRegularExpression>
 
-#include "core/train/teaching_defaults.h"
 #include "base/io/json_reader.h"
 #include "base/io/preset_file.h"
+#include "core/train/teaching_defaults.h"
 
 namespace epsilon::ui {
 

@@ -21,10 +21,10 @@
 #include <QStringList>
 #include <vector>
 
+#include "base/io/run_record.h"
 #include "core/train/experiment_config.h"
 #include "core/train/run_planning.h"
 #include "core/train/sweep.h"
-#include "base/io/run_record.h"
 
 namespace epsilon::ui {
 

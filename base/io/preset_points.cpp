@@ -2,12 +2,12 @@
 #include <QString>
 #include <cmath>
 
-#include "core/common/errors.h"
-#include "core/privacy/calibration.h"
-#include "core/train/run_planning.h"
 #include "base/io/preset_file.h"
 #include "base/io/run_conversion.h"
 #include "base/io/run_record.h"
+#include "core/common/errors.h"
+#include "core/privacy/calibration.h"
+#include "core/train/run_planning.h"
 
 namespace epsilon::ui {
 

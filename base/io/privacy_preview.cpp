@@ -4,12 +4,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/io/number_format.h"
 #include "core/common/errors.h"
 #include "core/privacy/dp_pca.h"
 #include "core/privacy/privacy_statement.h"
 #include "core/privacy/tradeoff.h"
 #include "core/train/run_planning.h"
-#include "base/io/number_format.h"
 
 namespace epsilon::ui {
 

@@ -5,9 +5,9 @@
 
 #include <QString>
 
+#include "base/io/run_record.h"
 #include "core/privacy/privacy_statement.h"
 #include "core/train/progress.h"
-#include "base/io/run_record.h"
 
 namespace epsilon::ui {
 

@@ -5,13 +5,13 @@
 #include <QJsonArray>
 #include <cmath>
 
-#include "core/common/text.h"
-#include "core/train/sweep.h"
 #include "base/io/eval_point_json.h"
 #include "base/io/experiment_json.h"
 #include "base/io/json_reader.h"
 #include "base/io/run_conversion.h"
 #include "base/io/run_verification.h"
+#include "core/common/text.h"
+#include "core/train/sweep.h"
 
 namespace epsilon::ui {
 

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <map>
 
-#include "core/common/errors.h"
 #include "base/io/experiment_json.h"
 #include "base/io/number_format.h"
+#include "core/common/errors.h"
 
 namespace epsilon::ui {
 

@@ -8,8 +8,8 @@
 #include <functional>
 #include <vector>
 
-#include "core/train/run_planning.h"
 #include "base/io/run_record.h"
+#include "core/train/run_planning.h"
 
 namespace epsilon::ui {
 

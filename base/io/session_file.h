@@ -8,8 +8,8 @@
 #include <QString>
 #include <vector>
 
-#include "core/common/errors.h"
 #include "base/io/run_record.h"
+#include "core/common/errors.h"
 
 namespace epsilon::ui {
 

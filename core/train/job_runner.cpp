@@ -168,30 +168,33 @@ void JobRunner::workerLoop() {
       job->status = RunStatus::Running;
     }
     RunResult result;
-    // execute() may hand the functor to one of the arena's threads when every slot for outside
-    // threads is taken; libtbb orders that hand-off out of TSan's sight, so it is stated here
-    // (core/common/tsan_annotations.h), with the functor's own address as the sync: the
-    // thread that runs it has that address without reading what this thread wrote.
-    struct TrainInArena {
-      Job& job;
-      RunResult& result;
-      void operator()() const {
-        tsanAcquire(this);
-        // Isolation keeps a thread that waits inside this run's parallel loops from picking
-        // up another run's work (which would stall this run until the other one finished).
-        tbb::this_task_arena::isolate([&] {
-          result = Trainer(job.config, job.dataset).run(job.onProgress, &job.cancel, job.id);
-        });
-        tsanRelease(&result);
-      }
-    };
-    const TrainInArena train{*job, result};
-    tsanPublish(&train);
-    tsanRelease(&train);
-    m_arena.execute(train);
-    tsanAcquire(&result);
+    execute([&] {
+      result = Trainer(job->config, job->dataset).run(job->onProgress, &job->cancel, job->id);
+    });
     finishJob(job, std::move(result));
   }
+}
+
+void JobRunner::execute(const std::function<void()>& work) {
+  // execute() may hand the functor to one of the arena's threads when every slot for outside
+  // threads is taken; libtbb orders that hand-off out of TSan's sight, so it is stated here
+  // (core/common/tsan_annotations.h), with the functor's own address as the sync: the
+  // thread that runs it has that address without reading what this thread wrote.
+  struct InArena {
+    const std::function<void()>& work;
+    void operator()() const {
+      tsanAcquire(this);
+      // Isolation keeps a thread that waits inside this work's parallel loops from picking
+      // up another job's work (which would stall this one until the other one finished).
+      tbb::this_task_arena::isolate([&] { work(); });
+      tsanRelease(&work);
+    }
+  };
+  const InArena call{work};
+  tsanPublish(&call);
+  tsanRelease(&call);
+  m_arena.execute(call);
+  tsanAcquire(&work);
 }
 
 }  // namespace epsilon::train

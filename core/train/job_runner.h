@@ -15,6 +15,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -61,6 +62,10 @@ class JobRunner {
   bool release(RunId id);
 
   int threads() const { return m_threads; }
+  // Runs `work` on this runner's threads (the caller waits), isolated from other runs' work,
+  // so that long work which is not a training run — a canary audit, shadow models — shares
+  // the runs' thread budget. An exception from `work` reaches the caller.
+  void execute(const std::function<void()>& work);
 
  private:
   struct Job;

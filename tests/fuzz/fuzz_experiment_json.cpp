@@ -1,8 +1,8 @@
 // Fuzz target: the experiment file reader (base/io/experiment_json.h, "epsilonlab-experiment"),
 // over the defaults as readExperimentFile reads it, then validate() as every command does.
 // An accepted experiment must write and read back to the same JSON.
-#include "fuzz_json_support.h"
 #include "base/io/experiment_json.h"
+#include "fuzz_json_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace epsilon;

@@ -2,8 +2,8 @@
 // the CLI and the Presets menu do with an accepted preset before any data is loaded: its base
 // experiment (plain and --quick) and, for train and accountant presets, its sweep points.
 // Calibrate presets are not expanded here: that solves σ by bisection, not a parser's job.
-#include "fuzz_json_support.h"
 #include "base/io/preset_file.h"
+#include "fuzz_json_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace epsilon;

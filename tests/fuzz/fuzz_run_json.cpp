@@ -2,8 +2,8 @@
 // colour, experiment, evaluation points with null/"inf" numbers, lot losses), so the
 // fuzzer spends its time inside a run rather than on the session's envelope. An accepted run
 // must write and read back to the same JSON.
-#include "fuzz_json_support.h"
 #include "base/io/session_file.h"
+#include "fuzz_json_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace epsilon;

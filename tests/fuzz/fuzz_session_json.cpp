@@ -1,8 +1,8 @@
 // Fuzz target: the session file reader (base/io/session_file.h, "epsilonlab-session"): every
 // run, its experiment and its history. An accepted session must save and reopen to the same
 // JSON.
-#include "fuzz_json_support.h"
 #include "base/io/session_file.h"
+#include "fuzz_json_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace epsilon;

@@ -2,10 +2,10 @@
 
 #include <QPainter>
 
+#include "base/io/json_reader.h"
+#include "base/session/run_model.h"
 #include "ui/charts/chart_export.h"
 #include "ui/charts/run_charts.h"
-#include "ui/charts/run_model.h"
-#include "base/io/json_reader.h"
 
 namespace epsilon::ui {
 

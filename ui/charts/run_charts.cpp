@@ -89,6 +89,18 @@ QList<QPointF> pointsFor(const RunRecord& run, ChartKind kind) {
   return points;
 }
 
+// Shows `points` in `series`: a run that trained further only adds points at its end, so
+// those are appended (Qt Charts then lays out the new points, not the whole series again);
+// anything else (a new scale, a thinned loss curve, a reloaded run) replaces the series.
+void showPoints(QXYSeries* series, const QList<QPointF>& points) {
+  const QList<QPointF> shown = series->points();  // a copy, cheap beside a relayout
+  if (shown.size() <= points.size() && std::equal(shown.begin(), shown.end(), points.begin())) {
+    if (shown.size() < points.size()) series->append(points.mid(shown.size()));
+    return;
+  }
+  series->replace(points);
+}
+
 // Rounds an axis maximum up to a readable value (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k).
 double niceCeil(double value) {
   if (!(value > 0)) return 1.0;
@@ -234,14 +246,18 @@ void RunCharts::update(const std::vector<RunRecord>& runs) {
     RunSeries& rs = seriesFor(run);
     for (ChartKind kind : kAllChartKinds) {
       QXYSeries* s = rs.line[static_cast<int>(kind)];
-      s->setName(drawnText(run.name));
+      const QString name = drawnText(run.name);
+      if (s->name() != name) s->setName(name);
       QPen pen = s->pen();
       pen.setColor(QColor(run.color));
-      if (run.status == RunStatus::Diverged || run.status == RunStatus::Failed)
-        pen.setStyle(Qt::DashLine);
-      s->setPen(pen);
-      s->setColor(QColor(run.color));
-      s->replace(onScale(pointsFor(run, kind), kind));
+      pen.setStyle(run.status == RunStatus::Diverged || run.status == RunStatus::Failed
+                       ? Qt::DashLine
+                       : Qt::SolidLine);
+      if (s->pen() != pen) {
+        s->setPen(pen);
+        s->setColor(QColor(run.color));
+      }
+      showPoints(s, onScale(pointsFor(run, kind), kind));
     }
     const QList<QPointF> frontier =
         onScale(pointsFor(run, ChartKind::AccuracyVsEpsilon), ChartKind::AccuracyVsEpsilon);

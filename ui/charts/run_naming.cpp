@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "base/session/run_model.h"
 #include "core/train/run_names.h"
-#include "ui/charts/run_model.h"
 
 namespace epsilon::ui {
 

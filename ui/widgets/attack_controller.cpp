@@ -1,47 +1,33 @@
 #include "ui/widgets/attack_controller.h"
 
 #include <QCoreApplication>
-#include <QPointer>
-#include <QThreadPool>
 #include <cmath>
 
+#include "base/io/attack_record.h"
+#include "base/jobs/job_service.h"
+#include "base/session/dataset_store.h"
+#include "base/session/run_model.h"
 #include "core/audit/run_attack.h"
 #include "core/data/registry.h"
-#include "ui/charts/run_model.h"
-#include "base/io/attack_record.h"
 #include "ui/widgets/training_controller.h"
 
 namespace epsilon::ui {
 
-namespace {
-
-// Runs `call` on the GUI thread later, if `self` still exists then.
-template <typename Call>
-void postBack(const QPointer<AttackController>& self, Call call) {
-  QMetaObject::invokeMethod(
-      qApp,
-      [self, call = std::move(call)]() mutable {
-        if (self) call(self.data());
-      },
-      Qt::QueuedConnection);
-}
-
-}  // namespace
-
 AttackController::AttackController(RunModel* model, TrainingController* training, QObject* parent)
-    : QObject(parent),
-      m_model(model),
-      m_training(training),
-      m_pool(std::make_unique<QThreadPool>()) {
-  // One thread for the quick attacks, one for a canary audit (a whole training run).
-  m_pool->setMaxThreadCount(2);
+    : QObject(parent), m_model(model), m_training(training) {
   connect(m_model, &RunModel::runRemoved, this, &AttackController::forgetRun);
   connect(m_training, &TrainingController::runFinished, this, &AttackController::onRunFinished);
+  connect(&JobService::instance(), &JobService::jobProgress, this,
+          [this](JobId id, double fraction, const QString& message) {
+            if (m_audit && m_audit->job == id)
+              Q_EMIT auditProgress(m_audit->runId, fraction, message);
+          });
 }
 
 AttackController::~AttackController() {
-  if (m_audit) m_audit->cancel.store(true);
-  m_pool->waitForDone();  // the queued results find no controller afterwards
+  // Results that arrive later find no receiver (JobService drops them).
+  for (const auto& [run, job] : m_attackJobs) JobService::instance().cancel(job);
+  cancelCanaryAudit();
 }
 
 void AttackController::onRunFinished(int runId) {
@@ -72,29 +58,23 @@ bool AttackController::attackRun(int runId, QString* why) {
   const long long steps = run->lastEval() ? run->lastEval()->step : 0;
   const double epsilon = run->lastEval() ? run->lastEval()->epsilon : kNaN;
   const auto dataset = m_training->cachedDataset(config);
-  const int ticket = m_nextTicket++;
-  m_attackTickets[runId] = ticket;
-  QPointer<AttackController> self(this);
-  m_pool->start([self, runId, ticket, model, config, steps, epsilon, dataset] {
-    std::optional<AttackRecord> record;
-    QString error;
-    try {
-      record = attackRecordOf(audit::attackFinishedRun(model, config, steps, epsilon, dataset));
-    } catch (const std::exception& e) {
-      error = QString::fromUtf8(e.what());
-    }
-    postBack(self, [runId, ticket, record, error](AttackController* c) {
-      const auto it = c->m_attackTickets.find(runId);
-      if (it == c->m_attackTickets.end() || it->second != ticket) return;  // removed or redone
-      c->m_attackTickets.erase(it);
-      if (!record) {
-        Q_EMIT c->attackFailed(runId, error);
-        return;
-      }
-      c->m_model->setAttack(runId, *record);
-      Q_EMIT c->attackFinished(runId);
-    });
-  });
+  const JobId job = JobService::instance().start<AttackRecord>(
+      JobKind::Attack, tr("attacking %1").arg(run->name), this,
+      [model, config, steps, epsilon, dataset](JobContext&) {
+        return attackRecordOf(audit::attackFinishedRun(model, config, steps, epsilon, dataset));
+      },
+      [this, runId](const AttackRecord& record) {
+        m_attackJobs.erase(runId);
+        m_model->setAttack(runId, record);
+        Q_EMIT attackFinished(runId);
+      },
+      [this, runId](const QString& error) {
+        m_attackJobs.erase(runId);
+        Q_EMIT attackFailed(runId, error);
+      });
+  if (const auto old = m_attackJobs.find(runId); old != m_attackJobs.end())
+    JobService::instance().cancel(old->second);  // redone: the older result is dropped
+  m_attackJobs[runId] = job;
   return true;
 }
 
@@ -112,36 +92,26 @@ bool AttackController::startCanaryAudit(int runId, const audit::AuditOptions& op
   config.training.snapshots = false;
   config.training.stepEvents = false;
   const auto dataset = m_training->cachedDataset(config);
-  auto job = std::make_shared<AuditJob>();
-  job->runId = runId;
-  m_audit = job;
-  QPointer<AttackController> self(this);
-  m_pool->start([self, job, config, dataset, options] {
-    std::optional<CanaryAuditRecord> record;
-    QString message;
-    const auto onProgress = [&](const train::ProgressEvent& e) {
-      if (e.totalSteps <= 0) return;
-      const int percent = static_cast<int>(100 * e.step / e.totalSteps);
-      if (job->percent.exchange(percent) == percent) return;  // at most 101 updates
-      postBack(self, [job, percent](AttackController* c) {
-        if (c->m_audit == job)
-          Q_EMIT c->auditProgress(job->runId, percent / 100.0,
-                                  tr("training with canaries: %1%").arg(percent));
-      });
-    };
-    try {
-      const auto data = dataset ? dataset
-                                : std::make_shared<const data::Dataset>(data::loadDataset(
-                                      config.dataset.name, config.dataset.options));
-      record = canaryAuditRecordOf(
-          audit::runAudit(config, *data, options, onProgress, &job->cancel), options);
-    } catch (const std::exception& e) {
-      message = job->cancel.load() ? tr("cancelled") : QString::fromUtf8(e.what());
-    }
-    postBack(self, [job, record, message](AttackController* c) {
-      c->auditDone(job, record ? &*record : nullptr, message);
-    });
-  });
+  auto pending = std::make_shared<AuditJob>();
+  pending->runId = runId;
+  m_audit = pending;
+  pending->job = JobService::instance().start<CanaryAuditRecord>(
+      JobKind::Audit, tr("canary audit of %1").arg(run->name), this,
+      [config, dataset, options](JobContext& context) {
+        const auto onProgress = [&context](const train::ProgressEvent& e) {
+          if (e.totalSteps > 0)
+            context.setProgress(static_cast<double>(e.step) / e.totalSteps,
+                                tr("training with canaries: %1%")
+                                    .arg(static_cast<int>(100 * e.step / e.totalSteps)));
+        };
+        const auto data =
+            dataset ? dataset
+                    : DatasetStore::instance().load(config.dataset.name, config.dataset.options);
+        return canaryAuditRecordOf(
+            audit::runAudit(config, *data, options, onProgress, context.cancelFlag()), options);
+      },
+      [this, pending](const CanaryAuditRecord& record) { auditDone(pending, &record, {}); },
+      [this, pending](const QString& message) { auditDone(pending, nullptr, message); });
   return true;
 }
 
@@ -158,16 +128,24 @@ void AttackController::auditDone(const std::shared_ptr<AuditJob>& job,
 }
 
 void AttackController::cancelCanaryAudit() {
-  if (m_audit) m_audit->cancel.store(true);
+  if (!m_audit) return;
+  // A cancelled job delivers nothing: say so here, once.
+  const auto stopped = m_audit;
+  m_audit.reset();
+  JobService::instance().cancel(stopped->job);
+  Q_EMIT auditStopped(stopped->runId, tr("cancelled"));
 }
 
 void AttackController::forgetRun(int runId) {
-  m_attackTickets.erase(runId);
+  if (const auto it = m_attackJobs.find(runId); it != m_attackJobs.end()) {
+    JobService::instance().cancel(it->second);
+    m_attackJobs.erase(it);
+  }
   if (m_audit && m_audit->runId == runId) {
-    m_audit->cancel.store(true);
-    const int id = m_audit->runId;
+    const auto stopped = m_audit;
     m_audit.reset();
-    Q_EMIT auditStopped(id, tr("the run was removed"));
+    JobService::instance().cancel(stopped->job);
+    Q_EMIT auditStopped(stopped->runId, tr("the run was removed"));
   }
 }
 

@@ -3,11 +3,9 @@
 // request, the one-run canary audit (Steinke, Nasr & Jagielski 2023) of a run's configuration,
 // which trains it again with canaries and can be cancelled.
 //
-// Threads: the work runs on the controller's own thread pool; results come back to the GUI
-// thread by queued calls that check the controller still exists and the run is still the one
-// that was asked about (a ticket per request: a removed run's late result lands nowhere, even
-// when a loaded session reuses its id). Only the GUI thread touches the RunModel. The destructor
-// cancels the audit and waits for every worker.
+// Threads: the work runs as jobs on the job service (an attack in the quick lane, an audit on
+// the training runs' threads); a removed run's job is cancelled, so its late result lands
+// nowhere, even when a loaded session reuses its id. Only the GUI thread touches the RunModel.
 #pragma once
 
 #include <QObject>
@@ -16,10 +14,9 @@
 #include <map>
 #include <memory>
 
-#include "core/audit/one_run_audit.h"
 #include "base/io/run_record.h"
-
-class QThreadPool;
+#include "base/jobs/job_service.h"
+#include "core/audit/one_run_audit.h"
 
 namespace epsilon::ui {
 
@@ -37,8 +34,8 @@ class AttackController : public QObject {
   // session file, whose parameters are not saved).
   bool attackRun(int runId, QString* why = nullptr);
   bool canAttack(int runId, QString* why = nullptr) const;
-  int pendingAttacks() const { return static_cast<int>(m_attackTickets.size()); }
-  bool attackPending(int runId) const { return m_attackTickets.count(runId) > 0; }
+  int pendingAttacks() const { return static_cast<int>(m_attackJobs.size()); }
+  bool attackPending(int runId) const { return m_attackJobs.count(runId) > 0; }
 
   // Starts the canary audit of the run's configuration (one at a time). False, with the
   // reason in `why`, when another audit runs or the run is unknown.
@@ -57,8 +54,7 @@ class AttackController : public QObject {
  private:
   struct AuditJob {
     int runId = 0;
-    std::atomic<bool> cancel{false};
-    std::atomic<int> percent{-1};
+    JobId job = 0;
   };
   void forgetRun(int runId);
   void onRunFinished(int runId);
@@ -67,9 +63,7 @@ class AttackController : public QObject {
 
   RunModel* m_model;
   TrainingController* m_training;
-  std::unique_ptr<QThreadPool> m_pool;
-  std::map<int, int> m_attackTickets;  // run → ticket of its pending attack
-  int m_nextTicket = 1;
+  std::map<int, JobId> m_attackJobs;  // run → its pending attack on the job service
   std::shared_ptr<AuditJob> m_audit;  // the running audit, if any
 };
 

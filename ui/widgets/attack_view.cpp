@@ -20,10 +20,10 @@
 #include <QVBoxLayout>
 #include <memory>
 
-#include "ui/charts/figure_chart.h"
-#include "ui/charts/run_model.h"
 #include "base/io/attack_figure.h"
 #include "base/io/number_format.h"
+#include "base/session/run_model.h"
+#include "ui/charts/figure_chart.h"
 #include "ui/widgets/attack_controller.h"
 #include "ui/widgets/attack_summary.h"
 

@@ -9,9 +9,9 @@
 #include <QToolTip>
 #include <QXYSeries>
 
-#include "ui/charts/run_legend.h"
-#include "ui/charts/run_model.h"
 #include "base/io/number_format.h"
+#include "base/session/run_model.h"
+#include "ui/charts/run_legend.h"
 
 namespace epsilon::ui {
 

@@ -20,10 +20,11 @@
 #include <cmath>
 #include <optional>
 
-#include "core/common/errors.h"
-#include "core/data/registry.h"
 #include "base/io/number_format.h"
 #include "base/io/privacy_preview.h"
+#include "base/session/dataset_store.h"
+#include "core/common/errors.h"
+#include "core/data/registry.h"
 #include "ui/widgets/control_values.h"
 #include "ui/widgets/parameter_slider.h"
 
@@ -213,7 +214,8 @@ void ExperimentPanel::applyTargetEpsilon() {
   const train::RunPlanInput input{n, std::max<long long>(1, m_parameterCount)};
   const double target = m_targetEpsilon->value();
   m_calibration.start<TargetCalibration>(
-      this, [c, input, target] { return calibrateForTarget(c, input, target); },
+      JobKind::Calibration, this,
+      [c, input, target] { return calibrateForTarget(c, input, target); },
       [this, c](const TargetCalibration& result) { showCalibration(c, result); });
 }
 
@@ -343,30 +345,37 @@ void ExperimentPanel::revealInScrollArea(QWidget* control) {
 
 QString ExperimentPanel::addDataFolder(const QString& path) {
   const QString clean = QDir::cleanPath(path);
-  const int existing = datasetIndexByName(clean);
-  if (existing >= 0) {
-    m_dataset->setCurrentIndex(existing);
-    return {};
-  }
+  if (selectDataset(clean)) return {};
   try {
     // Loading checks every header against the files; the sizes shown come from the data.
-    const data::Dataset dataset = data::loadDataset(clean.toStdString());
-    data::DatasetInfo info;
-    info.name = clean.toStdString();
-    info.description = dataset.name;
-    info.provenance = dataset.provenance;
-    info.location = clean.toStdString();
-    info.trainSize = static_cast<long>(dataset.train.size());
-    info.testSize = static_cast<long>(dataset.test.size());
-    info.shape = dataset.shape;
-    info.classCount = dataset.classCount();
-    m_datasets.push_back(info);
-    m_dataset->addItem(clean, clean);
-    m_dataset->setCurrentIndex(m_dataset->count() - 1);
+    addLoadedDataset(clean, DatasetStore::instance().load(clean.toStdString()));
     return {};
   } catch (const std::exception& e) {
     return QString::fromUtf8(e.what());
   }
+}
+
+bool ExperimentPanel::selectDataset(const QString& name) {
+  const int existing = datasetIndexByName(name);
+  if (existing >= 0) m_dataset->setCurrentIndex(existing);
+  return existing >= 0;
+}
+
+void ExperimentPanel::addLoadedDataset(const QString& path,
+                                       const std::shared_ptr<const data::Dataset>& dataset) {
+  if (selectDataset(path)) return;
+  data::DatasetInfo info;
+  info.name = path.toStdString();
+  info.description = dataset->name;
+  info.provenance = dataset->provenance;
+  info.location = path.toStdString();
+  info.trainSize = static_cast<long>(dataset->train.size());
+  info.testSize = static_cast<long>(dataset->test.size());
+  info.shape = dataset->shape;
+  info.classCount = dataset->classCount();
+  m_datasets.push_back(info);
+  m_dataset->addItem(path, path);
+  m_dataset->setCurrentIndex(m_dataset->count() - 1);
 }
 
 QString ExperimentPanel::runName() const {

@@ -11,10 +11,10 @@
 #include <optional>
 #include <vector>
 
+#include "base/io/privacy_preview.h"
+#include "base/jobs/job_service.h"
 #include "core/data/dataset_info.h"
 #include "core/train/experiment_config.h"
-#include "base/io/latest_request.h"
-#include "base/io/privacy_preview.h"
 
 class QComboBox;
 class QCheckBox;
@@ -53,7 +53,12 @@ class ExperimentPanel : public QWidget {
 
   // Adds a folder holding MNIST-format IDX files or CIFAR-10 batches; returns an error
   // message (naming the folder) or empty on success, and selects it.
+  // Loads on the calling thread (a config naming a folder); File › Open data folder loads it
+  // as a job and hands the result to addLoadedDataset.
   QString addDataFolder(const QString& path);
+  // Adds a loaded folder's data set to the list (once) and selects it.
+  void addLoadedDataset(const QString& path, const std::shared_ptr<const data::Dataset>& dataset);
+  bool selectDataset(const QString& name);  // false if the list has no such set
 
   bool liveMode() const;
   void setLiveMode(bool on);
@@ -89,6 +94,7 @@ class ExperimentPanel : public QWidget {
   ParameterSlider* pcaNoiseSlider() const { return m_pcaNoise; }
   ParameterSlider* pcaSampleSlider() const { return m_pcaSample; }
   QCheckBox* secureNoiseBox() const { return m_secureNoise; }
+  QCheckBox* targetModeBox() const { return m_targetMode; }  // "Fix ε instead and calibrate σ"
   QLabel* targetNote() const { return m_targetNote; }
   bool isCalibrating() const { return m_calibration.busy(); }
   // "Fix ε": when a calibration is still running, drops it and calibrates here and now, so

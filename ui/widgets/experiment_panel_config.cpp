@@ -12,9 +12,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/train/teaching_defaults.h"
 #include "base/io/number_format.h"
 #include "base/io/privacy_preview.h"
+#include "core/train/teaching_defaults.h"
 #include "ui/widgets/control_values.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/parameter_slider.h"

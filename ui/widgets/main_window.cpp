@@ -15,12 +15,14 @@
 #include <QTabBar>
 #include <QTextBrowser>
 #include <QTimer>
-#include <QUndoStack>
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "ui/charts/run_model.h"
 #include "base/io/experiment_json.h"
+#include "base/session/dataset_store.h"
+#include "base/session/run_model.h"
+#include "base/session/session.h"
+#include "base/session/session_history.h"
 #include "ui/widgets/chart_panel.h"
 #include "ui/widgets/control_input_filter.h"
 #include "ui/widgets/decision_boundary_view.h"
@@ -47,8 +49,9 @@ MainWindow::MainWindow(QWidget* parent) : MainWindow(Options{}, parent) {}
 MainWindow::MainWindow(Options options, QWidget* parent)
     : QMainWindow(parent),
       m_options(options),
-      m_runs(new RunModel(this)),
-      m_undo(new QUndoStack(this)),
+      m_session(new Session(this)),
+      m_runs(m_session->runs()),
+      m_undo(m_session->history()),
       m_controller(new TrainingController(m_runs, this, options.threads)),
       m_liveDebounce(new QTimer(this)) {
   epsilonInitResources();
@@ -82,12 +85,30 @@ MainWindow::MainWindow(Options options, QWidget* parent)
   onDatasetChanged();
   updateReadout();
   updateTitle();  // the window is named before any session is opened
-  if (m_options.offerLastSession) QTimer::singleShot(0, this, &MainWindow::askReopenLastSession);
+  m_session->resetPanelConfig(m_panel->config());
+  m_session->setRecoveryFile(m_options.recoveryFile);
+  connect(m_session, &Session::modifiedChanged, this, &MainWindow::updateTitle);
+  connect(&DatasetStore::instance(), &DatasetStore::loaded, this, &MainWindow::onFolderLoaded);
+  connect(&DatasetStore::instance(), &DatasetStore::failed, this, &MainWindow::onFolderFailed);
+  connect(m_session, &Session::recoveryFailed, this, [this](const QString& message) {
+    statusBar()->showMessage(tr("Autosave failed: %1").arg(message), 10000);
+  });
+  // Work a crash or a kill left behind comes first; then the last saved session.
+  if (!m_options.recoveryFile.isEmpty() && QFileInfo::exists(m_options.recoveryFile))
+    QTimer::singleShot(0, this, &MainWindow::offerRecovery);
+  else if (m_options.offerLastSession)
+    QTimer::singleShot(0, this, &MainWindow::askReopenLastSession);
 }
 
 void MainWindow::connectPanel() {
   connect(m_panel, &ExperimentPanel::configChanged, this, &MainWindow::updateReadout);
   connect(m_panel, &ExperimentPanel::configCommitted, this, &MainWindow::onCommitted);
+  // Ctrl+Z after a slider move puts the value back (the session keeps the history).
+  connect(m_session, &Session::panelConfigRestored, this,
+          [this](const train::ExperimentConfig& config) {
+            m_panel->setConfig(config);
+            updateReadout();
+          });
   connect(m_panel, &ExperimentPanel::runRequested, this, [this] { startRun(false); });
   connect(m_panel, &ExperimentPanel::datasetChanged, this, &MainWindow::onDatasetChanged);
   connect(m_panel, &ExperimentPanel::openDataFolderRequested, this, [this] {
@@ -201,6 +222,7 @@ void MainWindow::buildMenus() {
 void MainWindow::buildFileMenu() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open session…"), QKeySequence::Open, this, [this] {
+    if (!settleUnsavedWork()) return;  // opening replaces the runs
     const QString path = askOpenFile(this, FolderPurpose::Sessions, tr("Open session"),
                                      tr("EpsilonLab sessions (*.json);;All files (*)"));
     if (!path.isEmpty()) openSessionFrom(path);
@@ -216,12 +238,30 @@ void MainWindow::buildFileMenu() {
 
 void MainWindow::buildEditMenu() {
   QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-  QAction* undo = m_undo->createUndoAction(this, tr("&Undo"));
-  undo->setShortcut(QKeySequence::Undo);
-  QAction* redo = m_undo->createRedoAction(this, tr("&Redo"));
-  redo->setShortcut(QKeySequence::Redo);
-  edit->addAction(undo);
-  edit->addAction(redo);
+  // The actions say what they will undo or redo ("Undo Delete run"), as the history changes.
+  QAction* undo = edit->addAction(tr("&Undo"), QKeySequence::Undo, m_undo, &SessionHistory::undo);
+  QAction* redo = edit->addAction(tr("&Redo"), QKeySequence::Redo, m_undo, &SessionHistory::redo);
+  const auto update = [this, undo, redo] {
+    undo->setEnabled(m_undo->canUndo());
+    undo->setText(m_undo->canUndo() ? tr("&Undo %1").arg(m_undo->undoText()) : tr("&Undo"));
+    redo->setEnabled(m_undo->canRedo());
+    redo->setText(m_undo->canRedo() ? tr("&Redo %1").arg(m_undo->redoText()) : tr("&Redo"));
+  };
+  connect(m_undo, &SessionHistory::changed, this, update);
+  update();
+  edit->addSeparator();
+  // A lesson starts on a clean page; the runs that were there wait here.
+  QAction* back = edit->addAction(tr("Bring back runs set aside"),
+                                  QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B), m_session,
+                                  &Session::bringBackRunsSetAside);
+  back->setToolTip(tr("Put back the runs a lesson set aside when it started"));
+  const auto updateBack = [back](int count) {
+    back->setEnabled(count > 0);
+    back->setText(count > 0 ? tr("Bring back %1 runs set aside").arg(count)
+                            : tr("Bring back runs set aside"));
+  };
+  connect(m_session, &Session::runsSetAsideChanged, this, updateBack);
+  updateBack(0);
 }
 
 void MainWindow::buildRunMenu() {
@@ -258,6 +298,7 @@ void MainWindow::buildViewMenu() {
   view->addMenu(m_charts->epsilonScaleMenu(this));
   view->addMenu(m_charts->lossScaleMenu(this));
   view->addSeparator();
+  lessonDock()->hide();  // exists from the start, so View can always bring it back
   for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
 }
 
@@ -289,6 +330,7 @@ void MainWindow::updateReadout() {
 }
 
 void MainWindow::onCommitted() {
+  m_session->commitPanelConfig(m_panel->config());
   if (m_panel->liveMode()) m_liveDebounce->start();
 }
 
@@ -381,9 +423,11 @@ void MainWindow::childEvent(QChildEvent* event) {
 }
 
 void MainWindow::updateTitle() {
+  // "[*]" shows as "*" while the session has unsaved work.
   setWindowTitle(m_sessionPath.isEmpty()
-                     ? tr("EpsilonLab")
-                     : tr("EpsilonLab — %1").arg(QFileInfo(m_sessionPath).fileName()));
+                     ? tr("EpsilonLab[*]")
+                     : tr("EpsilonLab — %1[*]").arg(QFileInfo(m_sessionPath).fileName()));
+  setWindowModified(m_session->isModified());
 }
 
 void MainWindow::restoreSettings() {
@@ -412,6 +456,10 @@ void MainWindow::saveSettings() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!settleUnsavedWork()) {
+    event->ignore();
+    return;
+  }
   if (m_options.useSettings) saveSettings();
   m_controller->cancelAll();
   event->accept();

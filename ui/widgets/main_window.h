@@ -13,7 +13,6 @@
 #include "core/train/sweep.h"
 
 class QTimer;
-class QUndoStack;
 class QAction;
 class QDockWidget;
 class QMenu;
@@ -32,6 +31,8 @@ class GradientNormView;
 class ImageStrip;
 class PrivacyReadout;
 class RunModel;
+class Session;
+class SessionHistory;
 class RunsView;
 class TrainingController;
 
@@ -42,6 +43,11 @@ class MainWindow : public QMainWindow {
     bool useSettings = true;  // restore layout and parameters from QSettings, save them on close
     bool offerLastSession = false;  // ask to reopen the last session (the app does; tests don't)
     int threads = 0;                // training threads (0 = all cores)
+    // Closing with unsaved work asks Save / Discard / Cancel (the app does; tests don't).
+    bool guardUnsavedWork = false;
+    // Where the session's recovery copy is kept; offered at the next start if the app ended
+    // without saving or discarding (a crash, a kill). Empty: no autosave.
+    QString recoveryFile;
   };
   // The options of the app started with or without a session file and for a scripted
   // picture (--screenshot): a session given never triggers the "reopen last session" question.
@@ -64,7 +70,8 @@ class MainWindow : public QMainWindow {
   QTabWidget* centralTabs() const { return m_tabs; }
   // Shows the central tab whose title is `name` ("Charts", "Attack"; case-insensitive).
   bool showTab(const QString& name);
-  QUndoStack* undoStack() const { return m_undo; }
+  SessionHistory* undoStack() const { return m_undo; }
+  Session* session() const { return m_session; }
   QString lastError() const { return m_lastError; }
 
   // The actions, without dialogs (tests and scripts call these).
@@ -87,8 +94,13 @@ class MainWindow : public QMainWindow {
   QString openSessionFrom(const QString& path);  // keeps the runs on failure
   QString exportChartTo(int chartKind, const QString& path, QSize size, int dpi);  // -1: the grid
   QString exportHistoryTo(const QString& path);                                    // .csv or .json
-  QString openDataFolder(const QString& path);
+  // Loads a folder of IDX or CIFAR-10 files as a job; dataFolderOpened(path, error) follows.
+  void openDataFolder(const QString& path);
   void setPresentationMode(bool on);
+
+ Q_SIGNALS:
+  // A folder asked for with openDataFolder was added ("" error) or refused (the message).
+  void dataFolderOpened(const QString& path, const QString& error);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -135,9 +147,16 @@ class MainWindow : public QMainWindow {
   int startLiveRun(const train::ExperimentConfig& config, const QString& name);
   void rememberLiveMode(bool on);
 
+  // Asks Save / Discard / Cancel for unsaved work; false: stay open.
+  bool settleUnsavedWork();
+  void offerRecovery();
+  void onFolderLoaded(const QString& name, const std::shared_ptr<const data::Dataset>& dataset);
+  void onFolderFailed(const QString& name, const QString& message);
+
   Options m_options;
+  Session* m_session;
   RunModel* m_runs;
-  QUndoStack* m_undo;
+  SessionHistory* m_undo;
   TrainingController* m_controller;
   ExperimentPanel* m_panel = nullptr;
   PrivacyReadout* m_readout = nullptr;
@@ -159,6 +178,7 @@ class MainWindow : public QMainWindow {
   QString m_sessionPath;        // the session (or run file, run folder) last opened or saved
   QString m_saveSuggestion;     // what Save session proposes (never a run file or folder)
   QString m_lastError;
+  QString m_pendingFolder;  // the data folder being loaded for the list
   QString m_shownDataset;
   std::shared_ptr<const data::Dataset> m_dataset;
   // The run whose model was updated last: shown again when its data set arrives after it (a

@@ -6,11 +6,14 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QStatusBar>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
-#include "core/common/errors.h"
 #include "base/io/lesson_file.h"
+#include "base/session/run_model.h"
+#include "base/session/session.h"
+#include "core/common/errors.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/main_window.h"
 
@@ -70,9 +73,8 @@ QDockWidget* MainWindow::lessonDock() {
   layout->addWidget(text, 1);
   layout->addWidget(answer);
   dock->setWidget(box);
+  // A place of its own, beside the views a lesson talks about, never a tab behind one of them.
   addDockWidget(Qt::RightDockWidgetArea, dock);
-  if (auto* help = findChild<QDockWidget*>(QStringLiteral("helpDock")))
-    tabifyDockWidget(help, dock);
   return dock;
 }
 
@@ -109,6 +111,15 @@ QList<int> MainWindow::openLesson(const QString& nameOrFile) {
   for (const auto& [view, dockName] : views)
     if (lesson.lookAt.contains(QLatin1String(view)))
       if (auto* d = findChild<QDockWidget*>(QLatin1String(dockName))) d->raise();
+  // A clean page: the runs that were here are set aside (Edit › Bring back, or Ctrl+Z).
+  const int aside = m_runs->rowCount();
+  m_session->setRunsAside(tr("Start lesson “%1”").arg(lesson.title));
+  m_session->commitPanelConfig(m_panel->config());
+  if (aside > 0)
+    statusBar()->showMessage(
+        tr("The %1 runs that were here are set aside: Edit › Bring back runs set aside.")
+            .arg(aside),
+        10000);
   try {
     return startSweep(points);
   } catch (const std::exception& e) {

@@ -2,7 +2,7 @@
 // controller delivered last (live while a run trains).
 #include <QDockWidget>
 
-#include "ui/charts/run_model.h"
+#include "base/session/run_model.h"
 #include "ui/widgets/gradient_norm_view.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/training_controller.h"

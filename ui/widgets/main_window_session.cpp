@@ -3,22 +3,29 @@
 // the clipboard) and opening a data folder.
 #include <QApplication>
 #include <QClipboard>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPainter>
+#include <QPushButton>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QStatusBar>
-#include <QUndoStack>
 #include <algorithm>
 
-#include "ui/charts/chart_export.h"
-#include "ui/charts/run_model.h"
 #include "base/io/experiment_json.h"
 #include "base/io/run_file.h"
 #include "base/io/run_verification.h"
 #include "base/io/session_file.h"
+#include "base/session/dataset_store.h"
+#include "base/session/run_model.h"
+#include "base/session/session.h"
+#include "base/session/session_history.h"
+#include "ui/charts/chart_export.h"
 #include "ui/widgets/chart_panel.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/export_dialog.h"
@@ -33,6 +40,10 @@ MainWindow::Options MainWindow::startupOptions(bool sessionGiven, bool scripted)
   // A session named on the command line is what the user asked for: never ask about another.
   options.offerLastSession = !sessionGiven && !scripted;
   options.useSettings = !scripted;  // scripted pictures start from the defaults
+  options.guardUnsavedWork = !scripted;
+  if (!scripted)
+    options.recoveryFile = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+                           QStringLiteral("/recovery-session.json");
   return options;
 }
 
@@ -44,6 +55,7 @@ QString MainWindow::saveSessionTo(const QString& path) {
     return m_lastError;
   }
   m_sessionPath = m_saveSuggestion = path;
+  m_session->setSaved();
   if (m_options.useSettings) QSettings().setValue(QStringLiteral("lastSession"), path);
   updateTitle();
   statusBar()->showMessage(tr("Saved %1 runs to %2").arg(m_runs->rowCount()).arg(path), 5000);
@@ -59,15 +71,16 @@ QString MainWindow::openSessionFrom(const QString& path) {
     return m_lastError;
   }
   m_controller->cancelAll();
-  m_undo->clear();
-  m_runs->clear();
+  m_session->clear();
   const auto count = runs.size();
   const auto forged = std::count_if(runs.begin(), runs.end(), hasEpsilonMismatch);
   for (auto& r : runs) m_runs->addRun(std::move(r));
   m_charts->redrawNow();
   m_sessionPath = path;
   m_saveSuggestion = saveSuggestionAfterOpening(path);
-  if (m_options.useSettings) QSettings().setValue(QStringLiteral("lastSession"), path);
+  m_session->setSaved();  // what was open before was settled; the runs are the file's
+  if (m_options.useSettings && path != m_options.recoveryFile)
+    QSettings().setValue(QStringLiteral("lastSession"), path);
   updateTitle();
   if (forged > 0) {
     // Not a failure to open: the runs are shown with their settings' ε, and each says why.
@@ -89,6 +102,55 @@ void MainWindow::askReopenLastSession() {
   if (QMessageBox::question(this, tr("Reopen last session?"),
                             tr("Reopen the last session, %1?").arg(last)) == QMessageBox::Yes)
     openSessionFrom(last);
+}
+
+void MainWindow::offerRecovery() {
+  const QString file = m_options.recoveryFile;
+  QMessageBox box(QMessageBox::Question, tr("Recover unsaved work?"),
+                  tr("EpsilonLab ended without saving its last session (%1). Recover its runs?")
+                      .arg(QFileInfo(file).lastModified().toString(Qt::ISODate)),
+                  QMessageBox::NoButton, this);
+  QPushButton* recover = box.addButton(tr("&Recover"), QMessageBox::AcceptRole);
+  box.addButton(tr("&Discard"), QMessageBox::DestructiveRole);
+  box.setDefaultButton(recover);
+  box.exec();
+  if (box.clickedButton() != recover) {
+    QFile::remove(file);
+    return;
+  }
+  if (!openSessionFrom(file).isEmpty()) return;  // the error is shown; the file is kept
+  // Recovered work is still unsaved: it has no file of its own until the user saves it.
+  m_sessionPath.clear();
+  m_saveSuggestion.clear();
+  m_session->markRecovered();
+  updateTitle();
+}
+
+bool MainWindow::settleUnsavedWork() {
+  if (!m_session->isModified()) return true;
+  const int runs = m_runs->rowCount() + m_session->runsSetAside();
+  if (!m_options.guardUnsavedWork || runs == 0) {
+    if (runs == 0) m_session->setSaved();  // only settings changed: nothing lost
+    return true;
+  }
+  const auto answer = QMessageBox::warning(
+      this, tr("Unsaved work"),
+      m_session->runsSetAside() > 0
+          ? tr("This session has %1 runs that are not saved, %2 of them set aside by a lesson. "
+               "Save the runs on screen before going on?")
+                .arg(runs)
+                .arg(m_session->runsSetAside())
+          : tr("This session has %1 runs that are not saved. Save them before going on?").arg(runs),
+      QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+  if (answer == QMessageBox::Save) {
+    askSaveSession();
+    return !m_session->isModified();  // the save dialog was cancelled, or the save failed
+  }
+  if (answer == QMessageBox::Discard) {
+    m_session->setSaved();
+    return true;
+  }
+  return false;
 }
 
 void MainWindow::askSaveSession() {
@@ -173,10 +235,31 @@ QString MainWindow::exportHistoryTo(const QString& path) {
   return {};
 }
 
-QString MainWindow::openDataFolder(const QString& path) {
-  const QString error = m_panel->addDataFolder(path);
-  if (!error.isEmpty()) showError(tr("Cannot open the data folder"), error);
-  return error;
+void MainWindow::openDataFolder(const QString& path) {
+  // Loaded as a job (a CIFAR-10 folder takes seconds): the window stays live, and the folder
+  // joins the data-set list when it arrives, or a message names what is wrong with it.
+  const QString clean = QDir::cleanPath(path);
+  if (m_panel->selectDataset(clean)) return;
+  m_pendingFolder = clean;
+  statusBar()->showMessage(tr("Loading %1…").arg(clean));
+  DatasetStore::instance().request(clean);
+}
+
+void MainWindow::onFolderLoaded(const QString& name,
+                                const std::shared_ptr<const data::Dataset>& dataset) {
+  if (name != m_pendingFolder) return;  // another set (the model view's), or an older request
+  m_pendingFolder.clear();
+  m_panel->addLoadedDataset(name, dataset);
+  statusBar()->showMessage(tr("Added %1").arg(name), 5000);
+  Q_EMIT dataFolderOpened(name, {});
+}
+
+void MainWindow::onFolderFailed(const QString& name, const QString& message) {
+  if (name != m_pendingFolder) return;
+  m_pendingFolder.clear();
+  statusBar()->clearMessage();
+  showError(tr("Cannot open the data folder"), message);
+  Q_EMIT dataFolderOpened(name, message);
 }
 
 }  // namespace epsilon::ui

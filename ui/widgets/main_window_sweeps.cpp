@@ -8,14 +8,14 @@
 #include <QStatusBar>
 #include <algorithm>
 
-#include "core/data/registry.h"
-#include "core/train/config_check.h"
-#include "ui/charts/run_model.h"
-#include "ui/charts/run_naming.h"
 #include "base/io/experiment_json.h"
 #include "base/io/number_format.h"
 #include "base/io/preset_file.h"
 #include "base/io/run_conversion.h"
+#include "base/session/run_model.h"
+#include "core/data/registry.h"
+#include "core/train/config_check.h"
+#include "ui/charts/run_naming.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/training_controller.h"

@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/privacy/privacy_statement.h"
 #include "base/io/number_format.h"
+#include "core/privacy/privacy_statement.h"
 
 namespace epsilon::ui {
 
@@ -117,7 +117,7 @@ void PrivacyReadout::setInput(const PrivacyPreviewInput& input) {
       tr("computing ε with the %1 accountant…")
           .arg(QString::fromUtf8(privacy::accountantWords(input.config.privacy.accountant))));
   m_request.start<PrivacyPreview>(
-      this, [input] { return computePrivacyPreview(input); },
+      JobKind::Preview, this, [input] { return computePrivacyPreview(input); },
       [this](const PrivacyPreview& preview) { show(preview); });
 }
 

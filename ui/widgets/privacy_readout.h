@@ -8,8 +8,8 @@
 
 #include <QWidget>
 
-#include "base/io/latest_request.h"
 #include "base/io/privacy_preview.h"
+#include "base/jobs/job_service.h"
 
 class QLabel;
 QT_BEGIN_NAMESPACE

@@ -3,17 +3,17 @@
 #include <QAction>
 #include <QApplication>
 #include <QHeaderView>
+#include <QIdentityProxyModel>
 #include <QItemSelectionModel>
 #include <QPainter>
 #include <QStyledItemDelegate>
 #include <QTableView>
 #include <QToolBar>
-#include <QUndoCommand>
-#include <QUndoStack>
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "ui/charts/run_model.h"
+#include "base/session/run_model.h"
+#include "base/session/session_history.h"
 
 namespace epsilon::ui {
 
@@ -43,41 +43,48 @@ class StatusDelegate : public QStyledItemDelegate {
   }
 };
 
-// Deleting runs is undoable: the command keeps the removed runs and their rows.
-class DeleteRunsCommand : public QUndoCommand {
+// The Qt Core run model as the table shows it: each run's colour as a swatch by its name.
+class RunSwatches : public QIdentityProxyModel {
  public:
-  DeleteRunsCommand(RunModel* model, const QList<int>& ids) : m_model(model), m_ids(ids) {
-    setText(ids.size() == 1 ? QObject::tr("Delete run")
-                            : QObject::tr("Delete %1 runs").arg(ids.size()));
+  using QIdentityProxyModel::QIdentityProxyModel;
+  QVariant data(const QModelIndex& index, int role) const override {
+    if (role == Qt::DecorationRole && index.column() == RunModel::NameColumn)
+      return QColor(QIdentityProxyModel::data(index, RunModel::ColorRole).toString());
+    return QIdentityProxyModel::data(index, role);
   }
-  void redo() override {
-    m_removed.clear();
-    for (int id : m_ids) {
-      const int row = m_model->rowOf(id);
-      if (auto run = m_model->takeRun(id)) {
+};
+
+// Deleting runs is undoable: the edit keeps the removed runs and their rows.
+struct DeletedRuns {
+  RunModel* model;
+  QList<int> ids;
+  std::vector<std::pair<int, RunRecord>> removed;
+
+  void remove() {
+    removed.clear();
+    for (int id : ids) {
+      const int row = model->rowOf(id);
+      if (auto run = model->takeRun(id)) {
         // Removing a run stops its training for good: an undo brings it back stopped.
         if (run->isActive()) run->status = RunStatus::Cancelled;
-        m_removed.push_back({row, std::move(*run)});
+        removed.push_back({row, std::move(*run)});
       }
     }
   }
-  void undo() override {
-    for (auto it = m_removed.rbegin(); it != m_removed.rend(); ++it)
-      m_model->restoreRun(it->second, it->first);
-    m_removed.clear();
+  void restore() {
+    for (auto it = removed.rbegin(); it != removed.rend(); ++it)
+      model->restoreRun(it->second, it->first);
+    removed.clear();
   }
-
- private:
-  RunModel* m_model;
-  QList<int> m_ids;
-  std::vector<std::pair<int, RunRecord>> m_removed;
 };
 
 }  // namespace
 
-RunsView::RunsView(RunModel* model, QUndoStack* undoStack, QWidget* parent)
+RunsView::RunsView(RunModel* model, SessionHistory* undoStack, QWidget* parent)
     : QWidget(parent), m_model(model), m_undo(undoStack), m_table(new QTableView(this)) {
-  m_table->setModel(model);
+  auto* swatches = new RunSwatches(this);
+  swatches->setSourceModel(model);
+  m_table->setModel(swatches);
   m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
   m_table->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
   m_table->setItemDelegateForColumn(RunModel::StatusColumn, new StatusDelegate(m_table));
@@ -157,7 +164,10 @@ void RunsView::deleteSelected() {
   const QList<int> ids = selectedRunIds();
   if (ids.isEmpty()) return;
   Q_EMIT cancelRequested(ids);  // a deleted run must stop training
-  m_undo->push(new DeleteRunsCommand(m_model, ids));
+  auto deleted = std::make_shared<DeletedRuns>(DeletedRuns{m_model, ids, {}});
+  deleted->remove();
+  m_undo->push({ids.size() == 1 ? tr("Delete run") : tr("Delete %1 runs").arg(ids.size()),
+                [deleted] { deleted->restore(); }, [deleted] { deleted->remove(); }});
 }
 
 void RunsView::updateActions() {

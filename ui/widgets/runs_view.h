@@ -6,17 +6,18 @@
 #include <QWidget>
 
 class QTableView;
-class QUndoStack;
 class QAction;
 
 namespace epsilon::ui {
+
+class SessionHistory;
 
 class RunModel;
 
 class RunsView : public QWidget {
   Q_OBJECT
  public:
-  RunsView(RunModel* model, QUndoStack* undoStack, QWidget* parent = nullptr);
+  RunsView(RunModel* model, SessionHistory* undoStack, QWidget* parent = nullptr);
 
   QTableView* table() const { return m_table; }
   QList<int> selectedRunIds() const;
@@ -41,7 +42,7 @@ class RunsView : public QWidget {
   void updateActions();
 
   RunModel* m_model;
-  QUndoStack* m_undo;
+  SessionHistory* m_undo;
   QTableView* m_table;
   QAction* m_delete;
   QAction* m_cancel;

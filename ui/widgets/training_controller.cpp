@@ -2,15 +2,16 @@
 
 #include <QCoreApplication>
 #include <QPointer>
-#include <QThreadPool>
 #include <QTimer>
 #include <cmath>
 #include <stdexcept>
 
+#include "base/io/run_conversion.h"
+#include "base/jobs/job_service.h"
+#include "base/session/dataset_store.h"
+#include "base/session/run_model.h"
 #include "core/data/registry.h"
 #include "core/train/job_runner.h"
-#include "ui/charts/run_model.h"
-#include "base/io/run_conversion.h"
 
 namespace epsilon::ui {
 
@@ -19,20 +20,32 @@ constexpr int kDeliveryIntervalMs = 100;  // ≤ 10 deliveries per second
 }  // namespace
 
 TrainingController::TrainingController(RunModel* model, QObject* parent, int threads)
-    : QObject(parent),
-      m_model(model),
-      m_runner(std::make_unique<train::JobRunner>(train::JobRunner::Options{threads, 0})),
-      m_timer(new QTimer(this)) {
+    : QObject(parent), m_model(model), m_timer(new QTimer(this)) {
+  // One thread budget for the process: the first window's choice holds (JobService).
+  if (threads > 0) JobService::instance().setThreadBudget(threads);
+  m_runner = &JobService::instance().runner();
   m_timer->setInterval(kDeliveryIntervalMs);
   connect(m_timer, &QTimer::timeout, this, &TrainingController::flush);
   // Whatever removes a run (delete, live replacement, a session replacing the runs) releases its
   // job.
   connect(m_model, &RunModel::runRemoved, this, &TrainingController::forgetRun);
+  connect(&DatasetStore::instance(), &DatasetStore::loaded, this,
+          &TrainingController::datasetLoaded);
+  connect(&DatasetStore::instance(), &DatasetStore::failed, this,
+          &TrainingController::datasetFailed);
 }
 
 TrainingController::~TrainingController() {
-  m_runner->cancelAll();
-  m_runner.reset();  // joins every run; callbacks after this point find no controller
+  // The runner outlives this controller: cancel this controller's jobs and wait for them, so
+  // no callback reaches the controller afterwards.
+  std::set<train::RunId> jobs = m_releasing;
+  for (const auto& [job, run] : m_runOfJob) jobs.insert(job);
+  for (const train::RunId job : jobs) m_runner->cancel(job);
+  for (const train::RunId job : jobs) {
+    if (!runnerHolds(job)) continue;
+    m_runner->wait(job);
+    m_runner->release(job);
+  }
 }
 
 void TrainingController::post(Pending pending) {
@@ -42,16 +55,8 @@ void TrainingController::post(Pending pending) {
 
 std::shared_ptr<const data::Dataset> TrainingController::sharedDataset(
     const train::ExperimentConfig& config) const {
-  // Share an already loaded data set (loaded with the default options) instead of letting
-  // every run load its own copy: Fashion-MNIST is ~200 MB in memory.
-  const data::DatasetOptions defaults;
-  const auto& o = config.dataset.options;
-  if (o.noise != defaults.noise || o.size != defaults.size ||
-      o.trainFraction != defaults.trainFraction || o.seed != defaults.seed ||
-      o.maxTrain != defaults.maxTrain)
-    return nullptr;
-  const auto cached = m_datasets.find(QString::fromStdString(config.dataset.name));
-  return cached == m_datasets.end() ? nullptr : cached->second;
+  // Share a loaded data set instead of letting every run load its own copy.
+  return DatasetStore::instance().cached(config.dataset.name, config.dataset.options);
 }
 
 int TrainingController::start(const train::ExperimentConfig& config, const QString& name,
@@ -136,7 +141,7 @@ void TrainingController::cancel(int runId) {
 }
 
 void TrainingController::cancelAll() {
-  m_runner->cancelAll();
+  for (const auto& [job, run] : m_runOfJob) m_runner->cancel(job);
 }
 
 int TrainingController::activeRuns() const {
@@ -251,33 +256,7 @@ void TrainingController::collectResults() {
 }
 
 void TrainingController::requestDataset(const QString& name) {
-  if (const auto it = m_datasets.find(name); it != m_datasets.end()) {
-    Q_EMIT datasetLoaded(name, it->second);
-    return;
-  }
-  QPointer<TrainingController> self(this);
-  QThreadPool::globalInstance()->start([self, name] {
-    std::shared_ptr<const data::Dataset> dataset;
-    QString error;
-    try {
-      dataset = std::make_shared<const data::Dataset>(data::loadDataset(name.toStdString()));
-    } catch (const std::exception& e) {
-      error = QString::fromUtf8(e.what());
-    }
-    // The pointer is only read on the GUI thread, where the controller lives and dies.
-    QMetaObject::invokeMethod(
-        qApp,
-        [self, name, dataset, error] {
-          if (!self) return;
-          if (dataset) {
-            self->m_datasets[name] = dataset;
-            Q_EMIT self->datasetLoaded(name, dataset);
-          } else {
-            Q_EMIT self->datasetFailed(name, error);
-          }
-        },
-        Qt::QueuedConnection);
-  });
+  DatasetStore::instance().request(name);
 }
 
 }  // namespace epsilon::ui

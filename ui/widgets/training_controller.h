@@ -1,9 +1,11 @@
-// The bridge between the engine's JobRunner and the GUI: starts runs, cancels them, and
+// The bridge between the job service's runner (JobService::runner) and the GUI: starts runs,
+// cancels them, and
 // turns progress callbacks (which arrive on worker threads) into RunModel updates on the
 // GUI thread. Threads: the callbacks only append to a mutex-guarded inbox; a GUI-thread
 // timer drains it at most ten times a second (docs/ARCHITECTURE.md, "Threading"), so the GUI never
 // waits on a job and a flood of events costs one redraw. Only this class touches the
-// runner; the runner's destructor cancels and joins every run.
+// runner for this window's runs; the controller's destructor cancels its runs and waits for
+// them (the runner is shared and outlives it).
 //
 // Jobs are keyed by the JobRunner's own id (never reused), not by the RunModel's id (which a
 // loaded session may reuse). When a run leaves the model — deleted, replaced by the next live
@@ -54,8 +56,8 @@ class TrainingController : public QObject {
   // The last lot's pre-clip gradient norms of a run (null before its first step).
   std::shared_ptr<const train::GradientNormSample> lastGradientNorms(int runId) const;
 
-  // Loads a data set on a worker thread and delivers it with datasetLoaded (or
-  // datasetFailed with the message); loaded sets are cached by name.
+  // Loads a data set as a job (DatasetStore) and delivers it with datasetLoaded (or
+  // datasetFailed with the message).
   void requestDataset(const QString& name);
 
   // The loaded data set a run of `config` trains on, when the controller holds it (null when
@@ -99,7 +101,7 @@ class TrainingController : public QObject {
   int runOf(train::RunId job) const;
 
   RunModel* m_model;
-  std::unique_ptr<train::JobRunner> m_runner;
+  train::JobRunner* m_runner = nullptr;  // the job service's: shared by every controller
   QTimer* m_timer;
   std::mutex m_inboxMutex;
   std::vector<Pending> m_inbox;            // guarded by m_inboxMutex
@@ -109,7 +111,6 @@ class TrainingController : public QObject {
   std::map<int, std::shared_ptr<const nn::Model<float>>> m_models;
   std::map<int, std::shared_ptr<const nn::Model<float>>> m_latest;
   std::map<int, std::shared_ptr<const train::GradientNormSample>> m_norms;
-  std::map<QString, std::shared_ptr<const data::Dataset>> m_datasets;
   std::set<train::RunId> m_awaitingResult;  // finished jobs whose RunResult is not yet read
   int m_liveRun = 0;
 };

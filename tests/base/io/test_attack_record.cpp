@@ -9,9 +9,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "core/common/errors.h"
 #include "base/io/attack_figure.h"
 #include "base/io/session_file.h"
+#include "core/common/errors.h"
 
 using namespace epsilon::ui;
 

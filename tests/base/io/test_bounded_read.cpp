@@ -10,7 +10,6 @@
 #include <QTest>
 #include <functional>
 
-#include "core/common/errors.h"
 #include "base/io/experiment_json.h"
 #include "base/io/figure_file.h"
 #include "base/io/json_reader.h"
@@ -18,6 +17,7 @@
 #include "base/io/preset_file.h"
 #include "base/io/run_file.h"
 #include "base/io/session_file.h"
+#include "core/common/errors.h"
 
 using namespace epsilon;
 using namespace epsilon::ui;

@@ -4,9 +4,9 @@
 #include <QJsonObject>
 #include <QTest>
 
-#include "core/common/errors.h"
 #include "base/io/experiment_json.h"
 #include "base/io/session_file.h"
+#include "core/common/errors.h"
 
 using namespace epsilon;
 using namespace epsilon::ui;

@@ -4,8 +4,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "core/common/errors.h"
 #include "base/io/figure_file.h"
+#include "core/common/errors.h"
 
 using namespace epsilon::ui;
 

@@ -7,9 +7,9 @@
 #include <QJsonObject>
 #include <QTest>
 
+#include "base/io/lesson_file.h"
 #include "core/common/errors.h"
 #include "core/train/teaching_defaults.h"
-#include "base/io/lesson_file.h"
 
 using namespace epsilon;
 using namespace epsilon::ui;

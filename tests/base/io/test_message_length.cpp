@@ -7,12 +7,12 @@
 #include <QJsonObject>
 #include <QTest>
 
-#include "core/common/errors.h"
 #include "base/io/experiment_json.h"
 #include "base/io/figure_file.h"
 #include "base/io/json_reader.h"
 #include "base/io/lesson_file.h"
 #include "base/io/preset_file.h"
+#include "core/common/errors.h"
 
 using namespace epsilon;
 using namespace epsilon::ui;

@@ -9,8 +9,8 @@
 #include <QTest>
 #include <set>
 
-#include "core/common/errors.h"
 #include "base/io/preset_file.h"
+#include "core/common/errors.h"
 
 using namespace epsilon;
 using namespace epsilon::ui;

@@ -17,12 +17,12 @@
 #include <QTest>
 #include <cmath>
 
-#include "core/common/errors.h"
 #include "base/io/experiment_json.h"
 #include "base/io/run_conversion.h"
 #include "base/io/run_file.h"
 #include "base/io/run_verification.h"
 #include "base/io/session_file.h"
+#include "core/common/errors.h"
 
 using namespace epsilon;
 using namespace epsilon::ui;

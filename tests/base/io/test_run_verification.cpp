@@ -9,12 +9,12 @@
 #include <QTest>
 #include <cmath>
 
-#include "core/data/registry.h"
-#include "core/train/trainer.h"
 #include "base/io/run_conversion.h"
 #include "base/io/run_file.h"
 #include "base/io/run_verification.h"
 #include "base/io/session_file.h"
+#include "core/data/registry.h"
+#include "core/train/trainer.h"
 
 using namespace epsilon;
 using namespace epsilon::ui;

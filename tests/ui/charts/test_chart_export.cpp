@@ -10,8 +10,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "base/session/run_model.h"
 #include "ui/charts/chart_export.h"
-#include "ui/charts/run_model.h"
 #include "ui/widgets/chart_panel.h"
 
 using namespace epsilon::ui;

@@ -22,8 +22,8 @@
 #include <mutex>
 #include <thread>
 
+#include "base/session/run_model.h"
 #include "ui/charts/run_charts.h"
-#include "ui/charts/run_model.h"
 #include "ui/widgets/chart_panel.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/runs_view.h"

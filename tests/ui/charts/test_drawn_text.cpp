@@ -8,12 +8,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "base/io/figure_file.h"
+#include "base/io/run_record.h"
 #include "ui/charts/drawn_text.h"
 #include "ui/charts/figure_chart.h"
 #include "ui/charts/headless_plot.h"
 #include "ui/charts/run_legend.h"
-#include "base/io/figure_file.h"
-#include "base/io/run_record.h"
 
 using namespace epsilon::ui;
 

@@ -1,13 +1,14 @@
 // The runs table: ids, colours, statuses, the parameters that differ, undoable deletes.
+#include <QColor>
 #include <QJsonObject>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
-#include <QUndoStack>
 
-#include "ui/charts/run_model.h"
 #include "base/io/config_diff.h"
 #include "base/io/experiment_json.h"
+#include "base/session/run_model.h"
+#include "base/session/session_history.h"
 #include "ui/widgets/runs_view.h"
 
 using namespace epsilon::ui;
@@ -61,13 +62,21 @@ class TestRunModel : public QObject {
     QCOMPARE(model.index(0, RunModel::StatusColumn).data().toString(), QStringLiteral("diverged"));
     QCOMPARE(model.index(0, RunModel::StatusColumn).data(Qt::ToolTipRole).toString(),
              QStringLiteral("loss became NaN at step 12"));
-    QVERIFY(model.index(0, RunModel::StatusColumn).data(Qt::ForegroundRole).isValid());
+    // The model holds the colour as text (Qt Core only); the Runs table draws it as a swatch.
+    QVERIFY(QColor(model.index(0, RunModel::NameColumn).data(RunModel::ColorRole).toString())
+                .isValid());
   }
   void deleteIsUndoable() {
     RunModel model;
-    QUndoStack undo;
+    SessionHistory undo;
     RunsView view(&model, &undo);
     const int a = model.addRun(runWithSigma(1.0));
+    QCOMPARE(view.table()
+                 ->model()
+                 ->index(0, RunModel::NameColumn)
+                 .data(Qt::DecorationRole)
+                 .value<QColor>(),
+             QColor(model.run(a)->color));
     const int b = model.addRun(runWithSigma(2.0));
     const int c = model.addRun(runWithSigma(3.0));
     view.table()->selectRow(1);
@@ -75,7 +84,10 @@ class TestRunModel : public QObject {
     view.deleteSelected();
     QCOMPARE(model.rowCount(), 2);
     QVERIFY(model.run(b) == nullptr);
+    QVERIFY(!undo.isClean());
+    QCOMPARE(undo.undoText(), QStringLiteral("Delete run"));
     undo.undo();
+    QVERIFY(undo.isClean());
     QCOMPARE(model.rowCount(), 3);
     QCOMPARE(model.idAt(0), a);
     QCOMPARE(model.idAt(1), b);

@@ -13,10 +13,10 @@
 #include <QTest>
 #include <QXYSeries>
 
+#include "base/io/session_file.h"
+#include "base/session/run_model.h"
 #include "core/audit/membership_inference.h"
 #include "core/data/registry.h"
-#include "ui/charts/run_model.h"
-#include "base/io/session_file.h"
 #include "ui/widgets/attack_controller.h"
 #include "ui/widgets/attack_view.h"
 #include "ui/widgets/training_controller.h"

@@ -9,8 +9,8 @@
 #include <QSpinBox>
 #include <QTest>
 
-#include "core/train/run_planning.h"
 #include "base/io/privacy_preview.h"
+#include "core/train/run_planning.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/parameter_slider.h"
 #include "ui/widgets/privacy_readout.h"

@@ -14,7 +14,7 @@
 #include <QTimer>
 #include <functional>
 
-#include "ui/charts/run_model.h"
+#include "base/session/run_model.h"
 #include "ui/widgets/file_dialogs.h"
 #include "ui/widgets/main_window.h"
 
@@ -119,7 +119,9 @@ class TestFileDialogs : public QObject {
     MainWindow::Options options;
     options.useSettings = false;
     MainWindow w(options);
-    QCOMPARE(w.windowTitle(), QStringLiteral("EpsilonLab"));  // named before any session
+    // Named before any session; "[*]" shows as "*" once there is unsaved work.
+    QCOMPARE(w.windowTitle(), QStringLiteral("EpsilonLab[*]"));
+    QVERIFY(!w.isWindowModified());
     RunRecord run;
     run.name = QStringLiteral("saved run");
     w.runModel()->addRun(run);

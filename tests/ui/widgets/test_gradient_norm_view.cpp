@@ -5,8 +5,8 @@
 #include <QTest>
 #include <cmath>
 
+#include "base/session/run_model.h"
 #include "core/train/gradient_norms.h"
-#include "ui/charts/run_model.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/gradient_norm_view.h"
 #include "ui/widgets/main_window.h"

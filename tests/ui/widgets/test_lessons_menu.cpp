@@ -13,8 +13,8 @@
 #include <QTest>
 #include <QTextBrowser>
 
-#include "ui/charts/run_model.h"
 #include "base/io/lesson_file.h"
+#include "base/session/run_model.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/training_controller.h"

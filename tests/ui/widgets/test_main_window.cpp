@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
+#include <QSignalSpy>
 #include <QSlider>
 #include <QSvgRenderer>
 #include <QTableView>
@@ -20,11 +21,11 @@
 #include <QTest>
 #include <cmath>
 
-#include "core/privacy/dp_event.h"
-#include "core/privacy/rdp_accountant.h"
-#include "ui/charts/run_model.h"
 #include "base/io/number_format.h"
 #include "base/io/preset_file.h"
+#include "base/session/run_model.h"
+#include "core/privacy/dp_event.h"
+#include "core/privacy/rdp_accountant.h"
 #include "ui/widgets/chart_panel.h"
 #include "ui/widgets/decision_boundary_view.h"
 #include "ui/widgets/experiment_panel.h"
@@ -328,8 +329,11 @@ class TestMainWindow : public QObject {
     MainWindow w(testOptions());
     QTemporaryDir dir;
     const int before = w.experimentPanel()->datasetCombo()->count();
-    const QString error = w.openDataFolder(dir.path());
-    QVERIFY(!error.isEmpty());
+    QSignalSpy opened(&w, &MainWindow::dataFolderOpened);
+    w.openDataFolder(dir.path());  // a job: the window goes on meanwhile
+    QTRY_COMPARE(opened.count(), 1);
+    QVERIFY(!opened.at(0).at(1).toString().isEmpty());
+    QCOMPARE(w.lastError(), opened.at(0).at(1).toString());
     QCOMPARE(w.experimentPanel()->datasetCombo()->count(), before);
   }
 };

@@ -6,7 +6,7 @@
 #include <QPushButton>
 #include <QTest>
 
-#include "ui/charts/run_model.h"
+#include "base/session/run_model.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/parameter_slider.h"

@@ -11,10 +11,10 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTest>
-#include <QUndoStack>
 #include <QWheelEvent>
 
-#include "ui/charts/run_model.h"
+#include "base/session/run_model.h"
+#include "base/session/session_history.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/parameter_slider.h"
@@ -128,14 +128,24 @@ class TestPanelInput : public QObject {
     sigma->setValue(3.0);
     QTRY_VERIFY_WITH_TIMEOUT(w.runModel()->rowCount() == 1 && w.runModel()->idAt(0) != first, 5000);
     const int second = w.runModel()->idAt(0);
-    QCOMPARE(w.undoStack()->count(), steps + 1);
+    // Two edits: σ moved, then the live run replaced (undone in the opposite order).
+    QCOMPARE(w.undoStack()->count(), steps + 2);
+    QCOMPARE(w.undoStack()->undoText(), QStringLiteral("Replace live run"));
 
     w.undoStack()->undo();
     QCOMPARE(w.runModel()->rowCount(), 1);
     QVERIFY(w.runModel()->run(first) != nullptr);
     QCOMPARE(w.runModel()->run(first)->status, RunStatus::Done);
     QVERIFY(w.runModel()->run(second) == nullptr);
+    QCOMPARE(w.undoStack()->undoText(), QStringLiteral("Change noise_multiplier"));
+    w.undoStack()->undo();  // σ goes back, and no live run starts for it
+    QCOMPARE(sigma->value(), 2.0);
+    QTest::qWait(600);
+    QCOMPARE(w.runModel()->rowCount(), 1);
+    QVERIFY(w.runModel()->run(first) != nullptr);
 
+    w.undoStack()->redo();
+    QCOMPARE(sigma->value(), 3.0);
     w.undoStack()->redo();
     QVERIFY(w.runModel()->run(first) == nullptr);
     QVERIFY(w.runModel()->run(second) != nullptr);

@@ -6,13 +6,13 @@
 #include <QTest>
 #include <cstring>
 
+#include "base/io/config_diff.h"
+#include "base/io/experiment_json.h"
+#include "base/io/preset_file.h"
 #include "core/data/registry.h"
 #include "core/train/config_compare.h"
 #include "core/train/teaching_defaults.h"
 #include "core/train/trainer.h"
-#include "base/io/config_diff.h"
-#include "base/io/experiment_json.h"
-#include "base/io/preset_file.h"
 #include "ui/widgets/experiment_panel.h"
 
 using namespace epsilon;

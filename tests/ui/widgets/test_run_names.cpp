@@ -11,7 +11,7 @@
 #include <QTextDocument>
 #include <QValueAxis>
 
-#include "ui/charts/run_model.h"
+#include "base/session/run_model.h"
 #include "ui/widgets/chart_panel.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/training_controller.h"

@@ -6,8 +6,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "ui/charts/run_model.h"
 #include "base/io/session_file.h"
+#include "base/session/run_model.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/training_controller.h"
 

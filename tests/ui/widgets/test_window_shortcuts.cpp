@@ -8,9 +8,9 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
-#include <QUndoStack>
 
-#include "ui/charts/run_model.h"
+#include "base/session/run_model.h"
+#include "base/session/session_history.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/parameter_slider.h"

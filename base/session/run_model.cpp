@@ -1,7 +1,5 @@
-#include "ui/charts/run_model.h"
+#include "base/session/run_model.h"
 
-#include <QBrush>
-#include <QFont>
 #include <cmath>
 
 #include "base/io/config_diff.h"
@@ -12,10 +10,8 @@ namespace epsilon::ui {
 
 namespace {
 // Okabe–Ito-like palette, distinguishable with colour-vision deficiencies, then more.
-const QColor kPalette[] = {QColor(0, 114, 178),   QColor(230, 159, 0),   QColor(0, 158, 115),
-                           QColor(204, 121, 167), QColor(86, 180, 233),  QColor(213, 94, 0),
-                           QColor(120, 94, 240),  QColor(100, 100, 100), QColor(240, 228, 66),
-                           QColor(0, 0, 0)};
+const char* const kPalette[] = {"#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9",
+                                "#d55e00", "#785ef0", "#646464", "#f0e442", "#000000"};
 constexpr int kPaletteSize = sizeof(kPalette) / sizeof(kPalette[0]);
 }  // namespace
 
@@ -60,21 +56,17 @@ QVariant RunModel::data(const QModelIndex& index, int role) const {
   if (role == RunIdRole) return run.id;
   if (role == ProgressRole) return run.progress;
   if (role == StatusRole) return static_cast<int>(run.status);
-  if (role == ColorRole) return QColor(run.color);
+  if (role == ColorRole) return run.color;
   const EvalPoint* last = run.lastEval();
   switch (index.column()) {
     case NameColumn:
       if (role == Qt::DisplayRole || role == Qt::EditRole) return run.name;
-      if (role == Qt::DecorationRole) return QColor(run.color);
       if (role == Qt::CheckStateRole) return run.visible ? Qt::Checked : Qt::Unchecked;
       if (role == Qt::ToolTipRole)
         return tr("Tick to show this run in the charts; double-click to rename.");
       break;
     case StatusColumn:
       if (role == Qt::DisplayRole) return runStatusName(run.status);
-      if (role == Qt::ForegroundRole &&
-          (run.status == RunStatus::Diverged || run.status == RunStatus::Failed))
-        return QBrush(Qt::red);
       if (role == Qt::ToolTipRole && !run.message.isEmpty()) return run.message;
       break;
     case ParametersColumn:
@@ -115,14 +107,14 @@ bool RunModel::setData(const QModelIndex& index, const QVariant& value, int role
   return false;
 }
 
-QColor RunModel::nextColor() const {
-  return kPalette[m_colorsUsed % kPaletteSize];
+QString RunModel::nextColor() const {
+  return QString::fromLatin1(kPalette[m_colorsUsed % kPaletteSize]);
 }
 
 int RunModel::addRun(RunRecord run) {
   if (run.id == 0) run.id = m_nextId;
   m_nextId = std::max(m_nextId, run.id + 1);
-  if (!QColor(run.color).isValid()) run.color = nextColor().name();
+  if (run.color.isEmpty()) run.color = nextColor();
   ++m_colorsUsed;
   if (run.name.isEmpty()) run.name = tr("Run %1").arg(run.id);
   const int row = rowCount();

@@ -1,10 +1,10 @@
 // The runs of a session as a table (one row a run): colour and name, status with progress,
 // the parameters that differ between runs, final accuracy, final ε, time. The charts, the
-// Runs dock and the session file all read from here. GUI thread only.
+// Runs dock and the session file all read from here. Qt Core only (the Runs table adds
+// the colour swatch and the red of a failed run); GUI thread only.
 #pragma once
 
 #include <QAbstractTableModel>
-#include <QColor>
 #include <optional>
 #include <vector>
 
@@ -24,6 +24,7 @@ class RunModel : public QAbstractTableModel {
     TimeColumn,
     ColumnCount
   };
+  // ColorRole: the run's "#rrggbb"; the views draw it (no Qt Gui here).
   enum Role { RunIdRole = Qt::UserRole + 1, ProgressRole, StatusRole, ColorRole };
 
   explicit RunModel(QObject* parent = nullptr);
@@ -59,7 +60,7 @@ class RunModel : public QAbstractTableModel {
   void rename(int id, const QString& name);
 
   // The colour the next run gets: a palette that stays apart on a projector.
-  QColor nextColor() const;
+  QString nextColor() const;  // "#rrggbb"
 
  Q_SIGNALS:
   // Points were added to a run's history (the charts coalesce these into one redraw).

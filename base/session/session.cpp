@@ -1,0 +1,160 @@
+#include "base/session/session.h"
+
+#include <QFile>
+#include <QTimer>
+
+#include "base/io/session_file.h"
+#include "base/session/run_model.h"
+#include "base/session/session_history.h"
+#include "core/train/config_compare.h"
+
+namespace epsilon::ui {
+
+namespace {
+// "noise_multiplier" from "privacy.noise.initial"-like keys: the last part reads best in a menu.
+QString shortFieldName(const std::string& key) {
+  const QString k = QString::fromStdString(key);
+  return k.mid(k.lastIndexOf(QLatin1Char('.')) + 1);
+}
+}  // namespace
+
+Session::Session(QObject* parent)
+    : QObject(parent),
+      m_runs(new RunModel(this)),
+      m_history(new SessionHistory(this)),
+      m_autosave(new QTimer(this)) {
+  m_autosave->setSingleShot(true);
+  connect(m_autosave, &QTimer::timeout, this, &Session::writeRecoveryNow);
+  // Whatever changes the runs is unsaved work (a run trained further included).
+  connect(m_runs, &RunModel::runsChanged, this, &Session::markModified);
+  connect(m_runs, &RunModel::historyChanged, this, &Session::markModified);
+  connect(m_runs, &QAbstractItemModel::dataChanged, this, &Session::markModified);
+  connect(m_runs, &RunModel::attackChanged, this, &Session::markModified);
+  connect(m_history, &SessionHistory::changed, this, &Session::markModified);
+}
+
+void Session::commitPanelConfig(const train::ExperimentConfig& config) {
+  const std::vector<std::string> changed = train::differingFields(m_panelConfig, config);
+  if (changed.empty()) return;
+  QString text = tr("Change %1").arg(shortFieldName(changed.front()));
+  if (changed.size() > 1) text = tr("Change %1 settings").arg(changed.size());
+  const train::ExperimentConfig before = m_panelConfig;
+  m_panelConfig = config;
+  m_history->push({text,
+                   [this, before] {
+                     m_panelConfig = before;
+                     Q_EMIT panelConfigRestored(before);
+                   },
+                   [this, config] {
+                     m_panelConfig = config;
+                     Q_EMIT panelConfigRestored(config);
+                   }});
+}
+
+void Session::takeRuns(const QList<int>& ids, std::vector<RunRecord>& into) {
+  for (int id : ids)
+    if (auto run = m_runs->takeRun(id)) {
+      if (run->isActive()) run->status = RunStatus::Cancelled;  // its job is cancelled
+      into.push_back(std::move(*run));
+    }
+}
+
+void Session::setRunsAside(const QString& text) {
+  QList<int> ids;
+  for (const RunRecord& r : m_runs->runs()) ids << r.id;
+  if (ids.isEmpty()) return;
+  const std::size_t before = m_aside.size();
+  takeRuns(ids, m_aside);
+  Q_EMIT runsSetAsideChanged(runsSetAside());
+  // Undo puts exactly these runs back where they were; redo sets them aside again.
+  m_history->push({text,
+                   [this, before] {
+                     for (std::size_t i = before; i < m_aside.size(); ++i)
+                       m_runs->restoreRun(m_aside[i], static_cast<int>(i - before));
+                     m_aside.resize(before);
+                     Q_EMIT runsSetAsideChanged(runsSetAside());
+                   },
+                   [this, ids] {
+                     takeRuns(ids, m_aside);
+                     Q_EMIT runsSetAsideChanged(runsSetAside());
+                   }});
+}
+
+void Session::bringBackRunsSetAside() {
+  if (m_aside.empty()) return;
+  std::vector<RunRecord> back;
+  back.swap(m_aside);
+  QList<int> ids;
+  for (const RunRecord& r : back) {
+    ids << r.id;
+    m_runs->restoreRun(r, m_runs->rowCount());
+  }
+  Q_EMIT runsSetAsideChanged(0);
+  m_history->push({tr("Bring back %1 runs").arg(ids.size()),
+                   [this, ids] {
+                     takeRuns(ids, m_aside);
+                     Q_EMIT runsSetAsideChanged(runsSetAside());
+                   },
+                   [this, ids] {
+                     std::vector<RunRecord> again;
+                     again.swap(m_aside);
+                     for (const RunRecord& r : again) m_runs->restoreRun(r, m_runs->rowCount());
+                     Q_EMIT runsSetAsideChanged(0);
+                   }});
+}
+
+void Session::clear() {
+  m_history->clear();
+  m_runs->clear();
+  m_aside.clear();
+  Q_EMIT runsSetAsideChanged(0);
+}
+
+void Session::resetPanelConfig(const train::ExperimentConfig& config) {
+  m_panelConfig = config;
+}
+
+void Session::markModified() {
+  if (!m_recoveryFile.isEmpty() && !m_autosave->isActive()) m_autosave->start();
+  if (m_modified) return;
+  m_modified = true;
+  Q_EMIT modifiedChanged(true);
+}
+
+void Session::setSaved() {
+  m_autosave->stop();
+  if (!m_recoveryFile.isEmpty()) QFile::remove(m_recoveryFile);
+  if (!m_modified) return;
+  m_modified = false;
+  Q_EMIT modifiedChanged(false);
+}
+
+void Session::markRecovered() {
+  markModified();
+  writeRecoveryNow();
+}
+
+void Session::setRecoveryFile(const QString& path, int delayMs) {
+  m_recoveryFile = path;
+  m_autosave->setInterval(delayMs);
+}
+
+void Session::writeRecoveryNow() {
+  m_autosave->stop();
+  if (m_recoveryFile.isEmpty() || !m_modified) return;
+  try {
+    // Runs set aside are work too: they come back hidden. Atomic: a kill mid-write keeps the
+    // last copy.
+    std::vector<RunRecord> all = m_runs->runs();
+    for (RunRecord r : m_aside) {
+      r.visible = false;
+      all.push_back(std::move(r));
+    }
+    saveSession(m_recoveryFile, all);
+  } catch (const std::exception& e) {
+    // A full disk must not interrupt the work: say so; the next change tries again.
+    Q_EMIT recoveryFailed(QString::fromUtf8(e.what()));
+  }
+}
+
+}  // namespace epsilon::ui

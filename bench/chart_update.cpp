@@ -1,0 +1,61 @@
+// The cost of one chart update while runs train: 20 runs × 2,000 evaluations each (the four
+// run charts), then each run gains one evaluation and the charts update — the redraw that
+// live training asks for at most ten times a second. Also a full first draw for scale.
+// Reports figures; never fails on a time.
+//   bench_chart_update [RUNS] [POINTS] [UPDATES]
+#include <QApplication>
+#include <QElapsedTimer>
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include "base/io/run_record.h"
+#include "ui/charts/run_charts.h"
+
+using epsilon::ui::EvalPoint;
+using epsilon::ui::RunRecord;
+
+int main(int argc, char* argv[]) {
+  qputenv("QT_QPA_PLATFORM", "offscreen");
+  QApplication app(argc, argv);
+  const int runCount = argc > 1 ? std::max(1, atoi(argv[1])) : 20;
+  const int points = argc > 2 ? std::max(2, atoi(argv[2])) : 2000;
+  const int updates = argc > 3 ? std::max(3, atoi(argv[3])) : 30;
+  const char* palette[] = {"#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9"};
+  std::vector<RunRecord> runs(static_cast<std::size_t>(runCount));
+  const auto addPoint = [](RunRecord& run, int i) {
+    EvalPoint p;
+    p.step = 10 * (i + 1);
+    p.epoch = 0.01 * (i + 1);
+    p.testAccuracy = 0.5 + 0.4 * (1.0 - 1.0 / (1.0 + 0.01 * i)) + 0.001 * run.id;
+    p.epsilon = 0.05 * std::sqrt(i + 1.0) * (1.0 + 0.1 * run.id);
+    run.evals.push_back(p);
+  };
+  for (int r = 0; r < runCount; ++r) {
+    RunRecord& run = runs[static_cast<std::size_t>(r)];
+    run.id = r + 1;
+    run.name = QStringLiteral("σ %1 · C 1").arg(0.5 + 0.1 * r);
+    run.color = QString::fromLatin1(palette[r % 5]);
+    run.status = epsilon::ui::RunStatus::Running;
+    for (int i = 0; i < points; ++i) addPoint(run, i);
+  }
+  epsilon::ui::RunCharts charts;
+  QElapsedTimer t;
+  t.start();
+  charts.update(runs);
+  const double first = t.nsecsElapsed() / 1e6;
+  std::vector<double> times;
+  for (int u = 0; u < updates; ++u) {
+    for (RunRecord& run : runs) addPoint(run, static_cast<int>(run.evals.size()));
+    t.restart();
+    charts.update(runs);
+    times.push_back(t.nsecsElapsed() / 1e6);
+  }
+  std::sort(times.begin(), times.end());
+  std::printf(
+      "%d runs × %d points: first draw %.1f ms; update with one new point per run: "
+      "median %.2f ms, p90 %.2f ms, max %.2f ms (%d updates)\n",
+      runCount, points, first, times[times.size() / 2], times[times.size() * 9 / 10], times.back(),
+      updates);
+  return 0;
+}
