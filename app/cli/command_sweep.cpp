@@ -19,6 +19,7 @@
 #include "experiment_json.h"
 #include "reproduce_plot.h"
 #include "reproduce_runs.h"
+#include "sweep_slurm.h"
 #include "base/io/json_reader.h"
 #include "base/io/preset_file.h"
 
@@ -111,6 +112,7 @@ void addSweepOptions(QCommandLineParser& parser) {
        QStringLiteral("Use the preset's quick settings (fewer epochs, fewer examples).")},
       {QStringLiteral("quiet"), QStringLiteral("Do not print a line per finished run.")},
   });
+  addSlurmOptions(parser);
 }
 
 // The flags that shape a sweep, each checked and named when wrong.
@@ -224,7 +226,8 @@ int reportSweep(const QCommandLineParser& parser, const SweepFlags& flags, const
   int exitCode = kExitOk;
   try {
     if (parser.isSet(QStringLiteral("out")))
-      writeSweepOutputs(parser.value(QStringLiteral("out")), plan.points, results);
+      writeSweepOutputs(parser.value(QStringLiteral("out")), plan.points, results,
+                        parser.value(QStringLiteral("summary")));
   } catch (const std::runtime_error& e) {
     QTextStream(stderr) << "epsilonlab-cli sweep: " << e.what() << "\n";
     exitCode = kExitFailure;
@@ -254,8 +257,11 @@ int runSweep(const QStringList& arguments) {
   addSweepOptions(parser);
   if (const auto exit = parseOrExplain(parser, arguments, QStringLiteral("sweep"))) return *exit;
   const SweepFlags flags = readSweepFlags(parser);
+  checkSlurmFlagUse(parser);
   DatasetCache cache;
   const SweepPlan plan = planSweep(parser, flags, cache);
+  if (parser.isSet(QStringLiteral("slurm")))
+    return submitSweepToSlurm(parser, static_cast<int>(plan.points.size()));
   const bool accountantOnly = plan.preset && plan.preset->kind == ui::PresetKind::Accountant;
   std::vector<PlannedRun> planned;
   for (const auto& p : plan.points) planned.push_back({p, accountantOnly});
