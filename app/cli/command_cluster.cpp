@@ -173,14 +173,15 @@ int runCluster(const QStringList& arguments) {
                          .arg(positional.size())
                          .toStdString());
   const QString action = positional[0];
+  if (!QStringList{"status", "wait", "cancel", "resubmit"}.contains(action))
+    throw UsageError(QStringLiteral("unknown action '%1': expected %2")
+                         .arg(ui::clipped(action), kActions)
+                         .toStdString());
   const cluster::ClusterJob job = cluster::readClusterJob(positional[1]);
   if (action == QLatin1String("status")) return runStatus(job, parser);
   if (action == QLatin1String("wait")) return runWait(job, parser);
   if (action == QLatin1String("cancel")) return runCancel(job, parser);
-  if (action == QLatin1String("resubmit")) return runResubmit(job, parser);
-  throw UsageError(QStringLiteral("unknown action '%1': expected %2")
-                       .arg(ui::clipped(action), kActions)
-                       .toStdString());
+  return runResubmit(job, parser);
 }
 
 }  // namespace

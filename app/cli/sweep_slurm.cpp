@@ -166,7 +166,6 @@ void checkSlurmFlagUse(const QCommandLineParser& parser) {
 }
 
 int submitSweepToSlurm(const QCommandLineParser& parser, int runs) {
-  cluster::requireSlurmTool(QStringLiteral("sbatch"));
   const cluster::SlurmSettings settings = readSettings(parser);
   const auto tasksFlag = optionalInt(parser, "tasks");
   if (tasksFlag && *tasksFlag > runs)
@@ -187,6 +186,7 @@ int submitSweepToSlurm(const QCommandLineParser& parser, int runs) {
   if (!parser.isSet(QStringLiteral("cli")) && !QFileInfo(cli).isExecutable())
     throw UsageError("--cli: cannot tell where this epsilonlab-cli is; give its path");
   requireFreshFolder(staging.dir);
+  cluster::requireSlurmTool(QStringLiteral("sbatch"));  // after the flags, so those are checked anywhere
 
   cluster::ClusterJob job;
   job.dir = staging.dir;
