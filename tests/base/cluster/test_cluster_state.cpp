@@ -5,6 +5,9 @@
 // the file and key; landed run files seen once each, temporary files never; log tails.
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -183,7 +186,9 @@ class TestClusterState : public QObject {
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QByteArray good = file.readAll();
     file.close();
-    touch(recordPath(dir.path()), QByteArray(good).replace("\"9\"\n", "\"12\"\n"));
+    QJsonObject json = QJsonDocument::fromJson(good).object();
+    json["task_jobs"] = QJsonArray{"1", "1", "12"};
+    touch(recordPath(dir.path()), QJsonDocument(json).toJson());
     try {
       readClusterJob(dir.path());
       QFAIL("accepted a task on an unknown job");
