@@ -58,7 +58,8 @@ void requireFreshFolder(const QString& dir) {
       what = QStringLiteral("the sweep of Slurm job %1 (sweep %2)")
                  .arg(job.jobIds.join(QLatin1Char(',')),
                       ui::clipped(job.sweepArgs.join(QLatin1Char(' '))));
-    } catch (const Error&) {
+    } catch (const Error& e) {
+      what += QStringLiteral(" (its record cannot be read: %1)").arg(QString::fromUtf8(e.what()));
     }
     throw UsageError(QStringLiteral("--out: %1 already holds %2; choose a new folder, or follow "
                                     "it with `epsilonlab-cli cluster status`")

@@ -63,7 +63,7 @@ ClusterJob readJob(const QJsonObject& json) {
   job.settings = readSettings(reader.child(QStringLiteral("settings"), true));
   job.cli = reader.string(QStringLiteral("cli"), true);
   job.sweepArgs = reader.strings(QStringLiteral("sweep"), true);
-  job.submitted = QDateTime::fromString(reader.string(QStringLiteral("submitted")), Qt::ISODate);
+  job.submitted = QDateTime::fromString(reader.string(QStringLiteral("submitted"), false, {}, true), Qt::ISODate);
   reader.finish();
   return job;
 }
