@@ -42,10 +42,11 @@ void printStatus(const cluster::ClusterJob& job, const QList<cluster::TaskStatus
   for (const auto& t : tasks) {
     const QString state = QLatin1String(cluster::taskStateName(t.state));
     ++tally[state];
-    const QString tail = needsAttention(t.state) ? cluster::logTail(job.logPath(t.task)) : QString();
+    const QString tail =
+        needsAttention(t.state) ? cluster::logTail(job.logPath(t.task)) : QString();
     if (json) {
-      QJsonObject o{{"task", t.task},       {"job", t.jobId},          {"state", state},
-                    {"detail", t.detail},   {"runs_landed", t.landed}, {"runs", t.expected}};
+      QJsonObject o{{"task", t.task},     {"job", t.jobId},          {"state", state},
+                    {"detail", t.detail}, {"runs_landed", t.landed}, {"runs", t.expected}};
       if (needsAttention(t.state)) {
         o.insert("log", job.logPath(t.task));
         o.insert("log_tail", tail);
@@ -136,8 +137,9 @@ int runResubmit(cluster::ClusterJob job, const QCommandLineParser& parser) {
     return kExitOk;
   }
   const QString spec = cluster::arraySpec(again, job.settings.maxParallel);
-  const QString id = cluster::submitScript(
-      QDir(job.dir).filePath(QLatin1String(cluster::kScriptName)), {QStringLiteral("--array=") + spec});
+  const QString id =
+      cluster::submitScript(QDir(job.dir).filePath(QLatin1String(cluster::kScriptName)),
+                            {QStringLiteral("--array=") + spec});
   job.jobIds << id;
   for (int task : again) job.taskJob[task - 1] = id;
   cluster::writeClusterJob(job);

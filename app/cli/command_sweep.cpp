@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "base/io/json_reader.h"
+#include "base/io/preset_file.h"
 #include "cli_options.h"
 #include "core/common/errors.h"
 #include "core/train/sweep.h"
@@ -20,8 +22,6 @@
 #include "reproduce_plot.h"
 #include "reproduce_runs.h"
 #include "sweep_slurm.h"
-#include "base/io/json_reader.h"
-#include "base/io/preset_file.h"
 
 namespace epsilon::cli {
 

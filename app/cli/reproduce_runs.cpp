@@ -9,12 +9,12 @@
 #include <cmath>
 #include <numeric>
 
+#include "base/io/csv_writer.h"
 #include "core/common/errors.h"
 #include "core/data/registry.h"
 #include "core/train/job_runner.h"
 #include "core/train/run_planning.h"
 #include "experiment_json.h"
-#include "base/io/csv_writer.h"
 
 namespace epsilon::cli {
 
@@ -135,15 +135,15 @@ QByteArray summaryCsv(const std::vector<train::SweepPoint>& points,
 }
 
 void writeSweepOutputs(const QString& dir, const std::vector<train::SweepPoint>& points,
-                       const std::vector<train::RunResult>& results,
-                       const QString& summaryPath) {
+                       const std::vector<train::RunResult>& results, const QString& summaryPath) {
   if (!QDir().mkpath(dir))
     throw std::runtime_error(dir.toStdString() + ": cannot create the output folder");
   const QDir out(dir);
   for (std::size_t i = 0; i < points.size() && i < results.size(); ++i)
     writeFileAtomically(out.filePath(runFileName(points[i])), runFileBytes(points[i], results[i]));
-  writeFileAtomically(summaryPath.isEmpty() ? out.filePath(QStringLiteral("summary.csv")) : summaryPath,
-                      summaryCsv(points, results));
+  writeFileAtomically(
+      summaryPath.isEmpty() ? out.filePath(QStringLiteral("summary.csv")) : summaryPath,
+      summaryCsv(points, results));
 }
 
 }  // namespace epsilon::cli

@@ -82,7 +82,8 @@ void requireFreshFolder(const QString& dir) {
 QStringList taskSweepArgs(const QCommandLineParser& parser, const QString& dir) {
   QStringList args;
   if (parser.isSet(QStringLiteral("config")))
-    args << QStringLiteral("--config") << QDir(dir).filePath(QLatin1String(cluster::kConfigCopyName));
+    args << QStringLiteral("--config")
+         << QDir(dir).filePath(QLatin1String(cluster::kConfigCopyName));
   for (const char* flag : {"preset", "param", "param2", "jobs"})
     if (parser.isSet(QLatin1String(flag)))
       args << QStringLiteral("--") + QLatin1String(flag) << parser.value(QLatin1String(flag));
@@ -113,6 +114,30 @@ void stage(Staging& staging, const QString& name, const QByteArray& bytes) {
   const QString path = QDir(staging.dir).filePath(name);
   staging.files << path;
   ui::writeFileAtomically(path, bytes);
+}
+
+// Writes DIR's config copy and script, and submits the script; when anything fails (Slurm
+// refuses the job, a file cannot be written), removes what it made, so that nothing half-made
+// stays in --out, and throws.
+QString stageAndSubmit(const QCommandLineParser& parser, const cluster::SweepScript& script,
+                       Staging& staging) {
+  const QString scriptPath = QDir(staging.dir).filePath(QLatin1String(cluster::kScriptName));
+  try {
+    staging.createdDir = !QFileInfo::exists(staging.dir);
+    if (!QDir().mkpath(staging.dir))
+      throw ui::SessionError(
+          QStringLiteral("%1: cannot create the folder").arg(staging.dir).toStdString());
+    staging.createdLogs = QDir(staging.dir).mkdir(QLatin1String(cluster::kLogFolderName));
+    if (parser.isSet(QStringLiteral("config")))
+      stage(staging, QLatin1String(cluster::kConfigCopyName),
+            ui::readBoundedFile(parser.value(QStringLiteral("config")), 16 << 20, "config"));
+    stage(staging, QLatin1String(cluster::kScriptName), cluster::sbatchScript(script).toUtf8());
+    QFile::setPermissions(scriptPath, QFile::permissions(scriptPath) | QFile::ExeOwner);
+    return cluster::submitScript(scriptPath);
+  } catch (...) {
+    staging.undo();
+    throw;
+  }
 }
 
 }  // namespace
@@ -174,7 +199,7 @@ int submitSweepToSlurm(const QCommandLineParser& parser, int runs) {
                          .arg(runs)
                          .arg(*tasksFlag)
                          .toStdString());
-  Staging staging;
+  Staging staging;  // what a refused submission must remove again
   staging.dir = QFileInfo(parser.value(QStringLiteral("out"))).absoluteFilePath();
   try {
     cluster::checkJobFolder(staging.dir);
@@ -187,7 +212,8 @@ int submitSweepToSlurm(const QCommandLineParser& parser, int runs) {
   if (!parser.isSet(QStringLiteral("cli")) && !QFileInfo(cli).isExecutable())
     throw UsageError("--cli: cannot tell where this epsilonlab-cli is; give its path");
   requireFreshFolder(staging.dir);
-  cluster::requireSlurmTool(QStringLiteral("sbatch"));  // after the flags, so those are checked anywhere
+  // After the flags and the folder, so that those are checked on any machine.
+  cluster::requireSlurmTool(QStringLiteral("sbatch"));
 
   cluster::ClusterJob job;
   job.dir = staging.dir;
@@ -196,31 +222,17 @@ int submitSweepToSlurm(const QCommandLineParser& parser, int runs) {
   job.settings = settings;
   job.cli = cli;
   job.sweepArgs = taskSweepArgs(parser, staging.dir);
-  cluster::SweepScript script{staging.dir, cli, job.sweepArgs, job.tasks, settings};
-  const QString scriptPath = QDir(staging.dir).filePath(QLatin1String(cluster::kScriptName));
-  QString id;
-  try {
-    staging.createdDir = !QFileInfo::exists(staging.dir);
-    if (!QDir().mkpath(staging.dir))
-      throw ui::SessionError(
-          QStringLiteral("%1: cannot create the folder").arg(staging.dir).toStdString());
-    staging.createdLogs = QDir(staging.dir).mkdir(QLatin1String(cluster::kLogFolderName));
-    if (parser.isSet(QStringLiteral("config")))
-      stage(staging, QLatin1String(cluster::kConfigCopyName),
-            ui::readBoundedFile(parser.value(QStringLiteral("config")), 16 << 20, "config"));
-    stage(staging, QLatin1String(cluster::kScriptName), cluster::sbatchScript(script).toUtf8());
-    QFile::setPermissions(scriptPath, QFile::permissions(scriptPath) | QFile::ExeOwner);
-    id = cluster::submitScript(scriptPath);
-  } catch (...) {
-    staging.undo();  // nothing half-made stays in --out
-    throw;
-  }
+  const QString id =
+      stageAndSubmit(parser, {staging.dir, cli, job.sweepArgs, job.tasks, settings}, staging);
   job.jobIds = {id};
   job.taskJob = QStringList(job.tasks, id);
   job.submitted = QDateTime::currentDateTimeUtc();
   cluster::writeClusterJob(job);
-  printJsonLine(QJsonObject{
-      {"job", id}, {"tasks", job.tasks}, {"runs", runs}, {"folder", staging.dir}, {"script", scriptPath}});
+  printJsonLine(QJsonObject{{"job", id},
+                            {"tasks", job.tasks},
+                            {"runs", runs},
+                            {"folder", staging.dir},
+                            {"script", QDir(staging.dir).filePath(cluster::kScriptName)}});
   QTextStream(stderr) << "epsilonlab-cli sweep: submitted Slurm job " << id << " (" << job.tasks
                       << " tasks, " << runs << " runs); follow it with `epsilonlab-cli cluster "
                       << "status " << staging.dir << "`\n";

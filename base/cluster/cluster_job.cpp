@@ -63,7 +63,8 @@ ClusterJob readJob(const QJsonObject& json) {
   job.settings = readSettings(reader.child(QStringLiteral("settings"), true));
   job.cli = reader.string(QStringLiteral("cli"), true);
   job.sweepArgs = reader.strings(QStringLiteral("sweep"), true);
-  job.submitted = QDateTime::fromString(reader.string(QStringLiteral("submitted"), false, {}, true), Qt::ISODate);
+  job.submitted = QDateTime::fromString(reader.string(QStringLiteral("submitted"), false, {}, true),
+                                        Qt::ISODate);
   reader.finish();
   return job;
 }
@@ -89,8 +90,7 @@ QString recordPath(const QString& dir) {
 ClusterJob readClusterJob(const QString& dir) {
   const QString path = recordPath(dir);
   if (!QFileInfo(dir).isDir())
-    throw ConfigError(
-        QStringLiteral("%1: no such folder").arg(ui::clipped(dir)).toStdString());
+    throw ConfigError(QStringLiteral("%1: no such folder").arg(ui::clipped(dir)).toStdString());
   if (!QFileInfo::exists(path))
     throw ConfigError(QStringLiteral("%1: not the folder of a sweep submitted to Slurm (no %2)")
                           .arg(ui::clipped(dir), QLatin1String(kJobRecordName))

@@ -43,13 +43,12 @@ void checkSettings(const SlurmSettings& s) {
   for (const QString& arg : s.sbatchArgs)
     if (!arg.startsWith(QLatin1Char('-')) || arg.contains(QLatin1Char('\n')) ||
         arg.contains(QLatin1Char('\r')))
-      refuse(QStringLiteral("sbatch-arg"), QStringLiteral("one sbatch option such as --account=lab"),
-             arg);
+      refuse(QStringLiteral("sbatch-arg"),
+             QStringLiteral("one sbatch option such as --account=lab"), arg);
 }
 
 void checkJobFolder(const QString& dir) {
-  if (!dir.startsWith(QLatin1Char('/')) ||
-      matches(QStringLiteral(".*[\\s'\"\\\\%$`].*"), dir))
+  if (!dir.startsWith(QLatin1Char('/')) || matches(QStringLiteral(".*[\\s'\"\\\\%$`].*"), dir))
     refuse(QStringLiteral("out"),
            QStringLiteral("a folder path without spaces, quotes, backslashes, '$', '`' or '%' "
                           "(it is written on the job script's #SBATCH lines)"),
@@ -97,8 +96,7 @@ QString sbatchScript(const SweepScript& script) {
       QStringLiteral("#SBATCH --output=%1/logs/task-%a-%A.log").arg(script.dir)};
   if (!s.partition.isEmpty()) lines << QStringLiteral("#SBATCH --partition=") + s.partition;
   if (!s.time.isEmpty()) lines << QStringLiteral("#SBATCH --time=") + s.time;
-  if (s.cpusPerTask)
-    lines << QStringLiteral("#SBATCH --cpus-per-task=%1").arg(*s.cpusPerTask);
+  if (s.cpusPerTask) lines << QStringLiteral("#SBATCH --cpus-per-task=%1").arg(*s.cpusPerTask);
   if (!s.mem.isEmpty()) lines << QStringLiteral("#SBATCH --mem=") + s.mem;
   for (const QString& arg : s.sbatchArgs) lines << QStringLiteral("#SBATCH ") + arg;
   QStringList command{QStringLiteral("exec"), shellQuoted(script.cli), QStringLiteral("sweep")};
@@ -108,8 +106,9 @@ QString sbatchScript(const SweepScript& script) {
           << shellQuoted(script.dir + QStringLiteral("/logs/summary-task-")) +
                  QStringLiteral("\"$SLURM_ARRAY_TASK_ID\".csv");
   lines << QString() << QStringLiteral("set -eu")
-        << QStringLiteral("echo \"epsilonlab: task $SLURM_ARRAY_TASK_ID/%1 of job "
-                          "$SLURM_ARRAY_JOB_ID on $(hostname)\"")
+        << QStringLiteral(
+               "echo \"epsilonlab: task $SLURM_ARRAY_TASK_ID/%1 of job "
+               "$SLURM_ARRAY_JOB_ID on $(hostname)\"")
                .arg(tasks)
         << command.join(QLatin1Char(' '));
   return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');

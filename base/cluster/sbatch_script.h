@@ -16,7 +16,7 @@ struct SlurmSettings {
   QString partition;
   QString time;  // [D-]HH:MM:SS, MM:SS or minutes
   std::optional<int> cpusPerTask;
-  QString mem;  // e.g. 2G, 500M
+  QString mem;                     // e.g. 2G, 500M
   std::optional<int> maxParallel;  // tasks running at once (the array's %K)
   QStringList sbatchArgs;          // extra `#SBATCH ARG` lines, e.g. --account=lab
 };
@@ -31,10 +31,10 @@ void checkSettings(const SlurmSettings& settings);
 void checkJobFolder(const QString& dir);
 
 struct SweepScript {
-  QString dir;               // the sweep's folder (absolute): run files, logs/, this script
-  QString cli;               // the epsilonlab-cli the nodes run (absolute)
-  QStringList sweepArgs;     // `sweep` arguments without --shard, --out and --summary
-  int tasks = 1;             // array tasks = shards
+  QString dir;            // the sweep's folder (absolute): run files, logs/, this script
+  QString cli;            // the epsilonlab-cli the nodes run (absolute)
+  QStringList sweepArgs;  // `sweep` arguments without --shard, --out and --summary
+  int tasks = 1;          // array tasks = shards
   SlurmSettings settings;
 };
 

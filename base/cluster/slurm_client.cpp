@@ -23,9 +23,8 @@ Outcome runTool(const QString& tool, const QStringList& arguments) {
   process.start(tool, arguments);
   Outcome o;
   if (!process.waitForStarted(10000))
-    throw SlurmError(QStringLiteral("%1: cannot start: %2")
-                         .arg(tool, process.errorString())
-                         .toStdString());
+    throw SlurmError(
+        QStringLiteral("%1: cannot start: %2").arg(tool, process.errorString()).toStdString());
   if (!process.waitForFinished(60000)) {
     process.kill();
     process.waitForFinished();
@@ -51,27 +50,29 @@ QString slurmMessage(const Outcome& o) {
 
 void requireSlurmTool(const QString& tool) {
   if (QStandardPaths::findExecutable(tool).isEmpty())
-    throw SlurmError(
-        QStringLiteral("%1 not found on PATH: this is not a Slurm submit host").arg(tool).toStdString());
+    throw SlurmError(QStringLiteral("%1 not found on PATH: this is not a Slurm submit host")
+                         .arg(tool)
+                         .toStdString());
 }
 
 QString submitScript(const QString& script, const QStringList& extraArgs) {
-  const Outcome o = runTool(QStringLiteral("sbatch"),
-                            QStringList{QStringLiteral("--parsable")} + extraArgs + QStringList{script});
+  const Outcome o = runTool(QStringLiteral("sbatch"), QStringList{QStringLiteral("--parsable")} +
+                                                          extraArgs + QStringList{script});
   // --parsable prints "ID" or "ID;CLUSTER".
   const QString id = o.out.trimmed().section(QLatin1Char(';'), 0, 0);
   bool numeric = false;
   id.toLongLong(&numeric);
   if (o.exitCode != 0 || !numeric)
-    throw SlurmError(QStringLiteral("sbatch refused the job:\n%1").arg(slurmMessage(o)).toStdString());
+    throw SlurmError(
+        QStringLiteral("sbatch refused the job:\n%1").arg(slurmMessage(o)).toStdString());
   return id;
 }
 
 QList<SlurmTask> knownTasks(const QStringList& jobIds) {
   QList<SlurmTask> tasks;
   for (const QString& id : jobIds) {
-    const Outcome o = runTool(QStringLiteral("scontrol"), {QStringLiteral("show"),
-                                                           QStringLiteral("job"), id});
+    const Outcome o =
+        runTool(QStringLiteral("scontrol"), {QStringLiteral("show"), QStringLiteral("job"), id});
     if (o.exitCode != 0) {
       if (o.err.contains(QLatin1String("Invalid job id"))) continue;  // forgotten (MinJobAge)
       throw SlurmError(QStringLiteral("scontrol show job %1 failed:\n%2")
@@ -84,10 +85,10 @@ QList<SlurmTask> knownTasks(const QStringList& jobIds) {
 }
 
 QList<SlurmTask> activeTasks(const QStringList& jobIds) {
-  const Outcome o = runTool(QStringLiteral("squeue"),
-                            {QStringLiteral("-h"), QStringLiteral("-r"), QStringLiteral("-j"),
-                             jobIds.join(QLatin1Char(',')), QStringLiteral("-o"),
-                             QLatin1String(kSqueueFormat)});
+  const Outcome o =
+      runTool(QStringLiteral("squeue"),
+              {QStringLiteral("-h"), QStringLiteral("-r"), QStringLiteral("-j"),
+               jobIds.join(QLatin1Char(',')), QStringLiteral("-o"), QLatin1String(kSqueueFormat)});
   if (o.exitCode != 0) {
     if (o.err.contains(QLatin1String("Invalid job id"))) return {};
     throw SlurmError(QStringLiteral("squeue failed:\n%1").arg(slurmMessage(o)).toStdString());

@@ -8,12 +8,18 @@ namespace epsilon::cluster {
 
 const char* taskStateName(TaskState state) {
   switch (state) {
-    case TaskState::Pending: return "pending";
-    case TaskState::Running: return "running";
-    case TaskState::Done: return "done";
-    case TaskState::Failed: return "failed";
-    case TaskState::Cancelled: return "cancelled";
-    case TaskState::Unknown: break;
+    case TaskState::Pending:
+      return "pending";
+    case TaskState::Running:
+      return "running";
+    case TaskState::Done:
+      return "done";
+    case TaskState::Failed:
+      return "failed";
+    case TaskState::Cancelled:
+      return "cancelled";
+    case TaskState::Unknown:
+      break;
   }
   return "unknown";
 }
@@ -70,8 +76,8 @@ QList<int> expandTaskIds(const QString& text) {
 QMap<QString, QString> recordFields(const QString& record) {
   QMap<QString, QString> fields;
   QString last;
-  for (const QString& word : record.split(QRegularExpression(QStringLiteral("\\s+")),
-                                          Qt::SkipEmptyParts)) {
+  for (const QString& word :
+       record.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts)) {
     const auto eq = word.indexOf(QLatin1Char('='));
     if (eq > 0) {
       last = word.left(eq);

@@ -22,7 +22,7 @@ class TestClusterScript : public QObject {
     s.dir = QStringLiteral("/data/sweeps/fig4");
     s.cli = QStringLiteral("/opt/epsilon lab/bin/epsilonlab-cli");
     s.sweepArgs = {QStringLiteral("--preset"), QStringLiteral("report-fig4-noise"),
-                   QStringLiteral("--param"), QStringLiteral("noise_multiplier=0.5,1"),
+                   QStringLiteral("--param"),  QStringLiteral("noise_multiplier=0.5,1"),
                    QStringLiteral("--config"), QStringLiteral("/home/ann/it's $HOME `x`.json")};
     s.tasks = 3;
     s.settings.partition = QStringLiteral("gpu");
@@ -80,11 +80,12 @@ class TestClusterScript : public QObject {
     const QStringList lines = runAsTask(sbatchScript(s), 2).split(QLatin1Char('\n'));
     QVERIFY2(lines.value(0).startsWith(QStringLiteral("epsilonlab: task 2/3 of job 77 on ")),
              qPrintable(lines.value(0)));
-    const QStringList expected = QStringList{QStringLiteral("sweep")} + s.sweepArgs +
-                                 QStringList{QStringLiteral("--shard"), QStringLiteral("2/3"),
-                                             QStringLiteral("--out"), s.dir,
-                                             QStringLiteral("--summary"),
-                                             s.dir + QStringLiteral("/logs/summary-task-2.csv")};
+    const QStringList expected =
+        QStringList{QStringLiteral("sweep")} + s.sweepArgs +
+        QStringList{
+            QStringLiteral("--shard"),   QStringLiteral("2/3"),
+            QStringLiteral("--out"),     s.dir,
+            QStringLiteral("--summary"), s.dir + QStringLiteral("/logs/summary-task-2.csv")};
     QCOMPARE(lines.mid(1, expected.size()), expected);
   }
 
@@ -106,13 +107,20 @@ class TestClusterScript : public QObject {
   void badSettingsAreNamed_data() {
     QTest::addColumn<QString>("setting");
     QTest::addColumn<QString>("value");
-    QTest::newRow("time") << "time" << "1 hour";
-    QTest::newRow("time-letters") << "time" << "01:xx:00";
-    QTest::newRow("mem") << "mem" << "lots";
-    QTest::newRow("mem-zero") << "mem" << "0G";
-    QTest::newRow("partition") << "partition" << "gpu; rm -rf /";
-    QTest::newRow("sbatch-arg-newline") << "sbatch-arg" << "--account=a\n#SBATCH --x";
-    QTest::newRow("sbatch-arg-word") << "sbatch-arg" << "account";
+    QTest::newRow("time") << "time"
+                          << "1 hour";
+    QTest::newRow("time-letters") << "time"
+                                  << "01:xx:00";
+    QTest::newRow("mem") << "mem"
+                         << "lots";
+    QTest::newRow("mem-zero") << "mem"
+                              << "0G";
+    QTest::newRow("partition") << "partition"
+                               << "gpu; rm -rf /";
+    QTest::newRow("sbatch-arg-newline") << "sbatch-arg"
+                                        << "--account=a\n#SBATCH --x";
+    QTest::newRow("sbatch-arg-word") << "sbatch-arg"
+                                     << "account";
     QTest::newRow("long") << "partition" << QString(5000, QLatin1Char('%'));
   }
 

@@ -20,7 +20,8 @@ using namespace epsilon::cluster;
 namespace {
 
 // `scontrol show job 4` of a 4-task array at most 1 at a time: task 1 running, 2-4 pending.
-const char* kScontrolPending = R"(JobId=4 ArrayJobId=4 ArrayTaskId=2-4%1 ArrayTaskThrottle=1 JobName=wrap
+const char* kScontrolPending =
+    R"(JobId=4 ArrayJobId=4 ArrayTaskId=2-4%1 ArrayTaskThrottle=1 JobName=wrap
    UserId=root(0) GroupId=root(0) MCS_label=N/A
    JobState=PENDING Reason=JobArrayTaskLimit Dependency=(null)
    Requeue=1 Restarts=0 BatchFlag=1 Reboot=0 ExitCode=0:0
@@ -76,8 +77,9 @@ class TestClusterState : public QObject {
 
  private Q_SLOTS:
   void squeueLines() {
-    const auto tasks = parseSqueue(QStringLiteral(
-        "4|2|PENDING|JobArrayTaskLimit\n4|1|RUNNING|None\nsqueue: warning: x\n4|N/A|RUNNING|None\n"));
+    const auto tasks =
+        parseSqueue(QStringLiteral("4|2|PENDING|JobArrayTaskLimit\n4|1|RUNNING|None\nsqueue: "
+                                   "warning: x\n4|N/A|RUNNING|None\n"));
     QCOMPARE(tasks.size(), 2);
     QCOMPARE(tasks[0].jobId, QStringLiteral("4"));
     QCOMPARE(tasks[0].task, 2);
@@ -104,10 +106,10 @@ class TestClusterState : public QObject {
     QCOMPARE(stateOfSlurmWord(done[1].state), TaskState::Failed);
     QCOMPARE(stateOfSlurmWord(done[2].state), TaskState::Done);
     // Steps and comma lists: "1,3,7-9" and "4-8:2".
-    const auto odd = parseScontrol(
-        QStringLiteral("JobId=7 ArrayJobId=7 ArrayTaskId=1,3,7-9 JobState=PENDING\n\n"
-                       "JobId=8 ArrayJobId=8 ArrayTaskId=4-8:2 JobState=PENDING\n"
-                       "JobId=9 JobState=RUNNING\n"));
+    const auto odd =
+        parseScontrol(QStringLiteral("JobId=7 ArrayJobId=7 ArrayTaskId=1,3,7-9 JobState=PENDING\n\n"
+                                     "JobId=8 ArrayJobId=8 ArrayTaskId=4-8:2 JobState=PENDING\n"
+                                     "JobId=9 JobState=RUNNING\n"));
     QList<int> ids;
     for (const auto& t : odd) ids << t.task;
     QCOMPARE(ids, (QList<int>{1, 3, 7, 8, 9, 4, 6, 8}));

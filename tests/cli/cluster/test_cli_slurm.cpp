@@ -115,8 +115,8 @@ class TestCliSlurm : public QObject {
 
   void sweepLandsEveryRunFile() {
     const QString dir = m_tmp.filePath("cluster");
-    CliOutcome o = runCli(sweepArgs(m_config) + QStringList{"--slurm", "--max-parallel", "2",
-                                                            "--out", dir});
+    CliOutcome o =
+        runCli(sweepArgs(m_config) + QStringList{"--slurm", "--max-parallel", "2", "--out", dir});
     QVERIFY2(o.exitCode == 0, qPrintable(o.err));
     QVERIFY(!o.jsonLines().value(0)["job"].toString().isEmpty());
     QVERIFY(QFile::exists(dir + "/epsilonlab.sbatch"));
@@ -145,8 +145,8 @@ class TestCliSlurm : public QObject {
     const QString dir = m_tmp.filePath("failing");
     const QString wrapper = writeWrapper(m_tmp.path());
     QFile(m_tmp.filePath("FAIL")).open(QIODevice::WriteOnly);
-    CliOutcome o = runCli(sweepArgs(m_config) + QStringList{"--slurm", "--cli", wrapper,
-                                                            "--out", dir});
+    CliOutcome o =
+        runCli(sweepArgs(m_config) + QStringList{"--slurm", "--cli", wrapper, "--out", dir});
     QVERIFY2(o.exitCode == 0, qPrintable(o.err));
     o = runCli({"cluster", "wait", dir, "--timeout", "240"}, 300000);
     QCOMPARE(o.exitCode, 1);
@@ -207,8 +207,8 @@ class TestCliSlurm : public QObject {
   void rejectedSubmissionLeavesNothing_data() {
     QTest::addColumn<QStringList>("flags");
     QTest::addColumn<QString>("slurmSays");
-    QTest::newRow("unknown partition") << QStringList{"--partition", "nosuch"}
-                                       << QStringLiteral("invalid partition");
+    QTest::newRow("unknown partition")
+        << QStringList{"--partition", "nosuch"} << QStringLiteral("invalid partition");
     QTest::newRow("time over the limit")
         << QStringList{"--time", "02:00:00"} << QStringLiteral("Requested time limit is invalid");
   }
@@ -217,11 +217,11 @@ class TestCliSlurm : public QObject {
     QFETCH(QStringList, flags);
     QFETCH(QString, slurmSays);
     const QString dir = m_tmp.filePath("rejected");
-    const CliOutcome o =
-        runCli(sweepArgs(m_config) + flags + QStringList{"--slurm", "--out", dir});
+    const CliOutcome o = runCli(sweepArgs(m_config) + flags + QStringList{"--slurm", "--out", dir});
     QCOMPARE(o.exitCode, 2);
-    QVERIFY2(o.err.contains("sbatch refused the job") && o.err.contains(slurmSays, Qt::CaseInsensitive),
-             qPrintable(o.err));
+    QVERIFY2(
+        o.err.contains("sbatch refused the job") && o.err.contains(slurmSays, Qt::CaseInsensitive),
+        qPrintable(o.err));
     QVERIFY2(!QFileInfo::exists(dir), "the refused submission left its folder behind");
   }
 };
