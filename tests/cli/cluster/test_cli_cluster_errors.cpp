@@ -17,32 +17,6 @@ namespace {
 using epsilon::test::CliOutcome;
 using epsilon::test::runCli;
 
-// The CLI run with PATH set to `path` (an empty folder: no Slurm tools).
-CliOutcome runWithPath(const QStringList& arguments, const QString& path) {
-  QProcess process;
-  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-  env.insert(QStringLiteral("PATH"), path);
-  process.setProcessEnvironment(env);
-  process.start(QStringLiteral(EPSILON_CLI_PATH), arguments);
-  CliOutcome o;
-  if (!process.waitForFinished(60000)) return o;
-  o.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-  o.out = QString::fromUtf8(process.readAllStandardOutput());
-  o.err = QString::fromUtf8(process.readAllStandardError());
-  return o;
-}
-
-QString writeExperiment(const QTemporaryDir& dir) {
-  const QString path = dir.filePath("exp.json");
-  QFile file(path);
-  file.open(QIODevice::WriteOnly);
-  file.write(R"({"format": "epsilonlab-experiment", "version": 1,
-    "dataset": {"name": "circle", "size": 400},
-    "model": {"preset": "mlp", "hidden": [8]},
-    "training": {"lot_size": 32, "steps": 20, "seed": 3}})");
-  return path;
-}
-
 }  // namespace
 
 class TestCliClusterErrors : public QObject {
@@ -52,6 +26,13 @@ class TestCliClusterErrors : public QObject {
   QString m_config;
   QString m_emptyPath;
 
+  // The CLI run with PATH an empty folder: no Slurm tools.
+  CliOutcome runWithPath(const QStringList& arguments, const QString& path) const {
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("PATH"), path);
+    return epsilon::test::runCliWith(env, arguments, 60000);
+  }
+
   QStringList sweep(const QStringList& more) const {
     return QStringList{"sweep", "--config", m_config, "--param", "noise_multiplier=0.5,1"} + more;
   }
@@ -59,7 +40,7 @@ class TestCliClusterErrors : public QObject {
  private Q_SLOTS:
   void initTestCase() {
     QVERIFY(m_tmp.isValid());
-    m_config = writeExperiment(m_tmp);
+    m_config = epsilon::test::writeCircleExperiment(m_tmp.path());
     m_emptyPath = m_tmp.filePath("no-tools");
     QVERIFY(QDir().mkpath(m_emptyPath));
   }

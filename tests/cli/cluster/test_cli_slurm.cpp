@@ -24,20 +24,6 @@ namespace {
 using epsilon::test::CliOutcome;
 using epsilon::test::runCli;
 
-// A two-class circle of 400 points, an MLP 2-8-2, 20 DP-SGD steps: well under a second.
-QString writeExperiment(const QString& dir) {
-  const QString path = QDir(dir).filePath("exp.json");
-  QFile file(path);
-  file.open(QIODevice::WriteOnly);
-  file.write(R"({"format": "epsilonlab-experiment", "version": 1,
-    "dataset": {"name": "circle", "size": 400},
-    "model": {"preset": "mlp", "hidden": [8]},
-    "privacy": {"noise_multiplier": 1.0, "clip_norm": 1.0},
-    "optimizer": {"name": "momentum", "learning_rate": 0.1},
-    "training": {"lot_size": 32, "steps": 20, "eval_every_steps": 10, "eval_every_epoch": false, "seed": 3}})");
-  return path;
-}
-
 // A stand-in for the nodes' CLI (--cli): fails task 2 while FAIL exists, waits while HOLD
 // exists, then runs the real CLI.
 QString writeWrapper(const QString& dir) {
@@ -110,7 +96,7 @@ class TestCliSlurm : public QObject {
              "SLURM_CONF is not set: run this suite through scripts/check-slurm, which starts "
              "a private cluster (scripts/local-slurm)");
     QVERIFY(m_tmp.isValid());
-    m_config = writeExperiment(m_tmp.path());
+    m_config = epsilon::test::writeCircleExperiment(m_tmp.path());
   }
 
   void sweepLandsEveryRunFile() {
