@@ -2,6 +2,7 @@
 // variants) as parallel jobs, writes one run file per point plus summary.csv, optionally
 // draws the family of curves (--plot), and can run one shard of the sweep (--shard K/N).
 #include <QCommandLineParser>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -252,6 +253,19 @@ int reportSweep(const QCommandLineParser& parser, const SweepFlags& flags, const
   return exitCode;
 }
 
+// Each run file lands in --out (atomically) as soon as its run ends, so that a follower sees
+// runs as they finish and a shard stopped part-way (a Slurm time limit) keeps its finished
+// runs. reportSweep writes them all again with summary.csv at the end and reports there a
+// file that cannot be written.
+void landRunFile(const QString& out, const train::SweepPoint& point,
+                 const train::RunResult& result) {
+  if (out.isEmpty() || !QDir().mkpath(out)) return;
+  try {
+    writeFileAtomically(QDir(out).filePath(runFileName(point)), runFileBytes(point, result));
+  } catch (const std::exception&) {
+  }
+}
+
 int runSweep(const QStringList& arguments) {
   QCommandLineParser parser;
   addSweepOptions(parser);
@@ -266,10 +280,12 @@ int runSweep(const QStringList& arguments) {
   std::vector<PlannedRun> planned;
   for (const auto& p : plan.points) planned.push_back({p, accountantOnly});
   const bool quiet = parser.isSet(QStringLiteral("quiet"));
-  const auto results = runPlanned(planned, flags.jobs ? static_cast<int>(*flags.jobs) : 0, cache,
-                                  [&](std::size_t i, const train::RunResult& r) {
-                                    if (!quiet) printJsonLine(pointSummary(plan.points[i], r));
-                                  });
+  const auto results =
+      runPlanned(planned, flags.jobs ? static_cast<int>(*flags.jobs) : 0, cache,
+                 [&](std::size_t i, const train::RunResult& r) {
+                   landRunFile(parser.value(QStringLiteral("out")), plan.points[i], r);
+                   if (!quiet) printJsonLine(pointSummary(plan.points[i], r));
+                 });
   return reportSweep(parser, flags, plan, results);
 }
 
