@@ -20,15 +20,7 @@ namespace {
 
 const QString kActions = QStringLiteral("status, wait, cancel or resubmit");
 
-QList<cluster::TaskStatus> currentStatus(const cluster::ClusterJob& job) {
-  return cluster::taskStatuses(job, cluster::knownTasks(job.jobIds),
-                               cluster::landedRunFiles(job.dir));
-}
-
-bool needsAttention(cluster::TaskState state) {
-  return state == cluster::TaskState::Failed || state == cluster::TaskState::Cancelled ||
-         state == cluster::TaskState::Unknown;
-}
+using cluster::currentStatus;
 
 // One line per task, then the tally; failed and cancelled tasks show their log's tail. With
 // `json`, one JSON object per task and one for the tally instead.
@@ -43,11 +35,11 @@ void printStatus(const cluster::ClusterJob& job, const QList<cluster::TaskStatus
     const QString state = QLatin1String(cluster::taskStateName(t.state));
     ++tally[state];
     const QString tail =
-        needsAttention(t.state) ? cluster::logTail(job.logPath(t.task)) : QString();
+        cluster::needsResubmission(t.state) ? cluster::logTail(job.logPath(t.task)) : QString();
     if (json) {
       QJsonObject o{{"task", t.task},     {"job", t.jobId},          {"state", state},
                     {"detail", t.detail}, {"runs_landed", t.landed}, {"runs", t.expected}};
-      if (needsAttention(t.state)) {
+      if (cluster::needsResubmission(t.state)) {
         o.insert("log", job.logPath(t.task));
         o.insert("log_tail", tail);
       }
@@ -60,7 +52,7 @@ void printStatus(const cluster::ClusterJob& job, const QList<cluster::TaskStatus
                .arg(t.landed)
                .arg(t.expected)
                .arg(t.detail);
-    if (needsAttention(t.state)) {
+    if (cluster::needsResubmission(t.state)) {
       out << "    log " << job.logPath(t.task) << (tail.isEmpty() ? " (empty or absent)\n" : ":\n");
       for (const QString& line : tail.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
         out << "    | " << line << "\n";
@@ -131,18 +123,13 @@ int runResubmit(cluster::ClusterJob job, const QCommandLineParser& parser) {
     throw UsageError("--failed: required (only failed, cancelled or lost tasks are resubmitted)");
   QList<int> again;
   for (const auto& t : currentStatus(job))
-    if (needsAttention(t.state)) again << t.task;
+    if (cluster::needsResubmission(t.state)) again << t.task;
   if (again.isEmpty()) {
     QTextStream(stderr) << "epsilonlab-cli cluster resubmit: no failed or cancelled task\n";
     return kExitOk;
   }
-  const QString spec = cluster::arraySpec(again, job.settings.maxParallel);
-  const QString id =
-      cluster::submitScript(QDir(job.dir).filePath(QLatin1String(cluster::kScriptName)),
-                            {QStringLiteral("--array=") + spec});
-  job.jobIds << id;
-  for (int task : again) job.taskJob[task - 1] = id;
-  cluster::writeClusterJob(job);
+  const QString id = cluster::resubmitTasks(job, again);
+  const QString spec = cluster::arraySpec(again, std::nullopt);
   printJsonLine(QJsonObject{{"job", id}, {"tasks", spec}});
   return kExitOk;
 }

@@ -1,5 +1,6 @@
 #include "base/cluster/slurm_client.h"
 
+#include <QDir>
 #include <QProcess>
 #include <QStandardPaths>
 
@@ -103,6 +104,25 @@ void cancelJobs(const QStringList& ids) {
   const Outcome o = runTool(QStringLiteral("scancel"), ids);
   if (o.exitCode != 0)
     throw SlurmError(QStringLiteral("scancel failed:\n%1").arg(slurmMessage(o)).toStdString());
+}
+
+QList<TaskStatus> currentStatus(const ClusterJob& job) {
+  return taskStatuses(job, knownTasks(job.jobIds), landedRunFiles(job.dir));
+}
+
+bool needsResubmission(TaskState state) {
+  return state == TaskState::Failed || state == TaskState::Cancelled || state == TaskState::Unknown;
+}
+
+QString resubmitTasks(ClusterJob& job, const QList<int>& tasks) {
+  const QString id =
+      submitScript(QDir(job.dir).filePath(QLatin1String(kScriptName)),
+                   {QStringLiteral("--array=") + arraySpec(tasks, job.settings.maxParallel)});
+  job.jobIds << id;
+  for (int task : tasks)
+    if (task >= 1 && task <= job.tasks) job.taskJob[task - 1] = id;
+  writeClusterJob(job);
+  return id;
 }
 
 }  // namespace epsilon::cluster

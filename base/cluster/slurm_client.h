@@ -38,4 +38,15 @@ QList<SlurmTask> activeTasks(const QStringList& jobIds);
 // `scancel ID…` (a whole job "123" or one task "123_4"). Throws SlurmError with its message.
 void cancelJobs(const QStringList& ids);
 
+// Every task of `job` now: what scontrol knows of its jobs and the run files in its folder
+// (taskStatuses, slurm_state.h).
+QList<TaskStatus> currentStatus(const ClusterJob& job);
+
+// Failed, cancelled and lost tasks: those `resubmit --failed` runs again.
+bool needsResubmission(TaskState state);
+
+// Submits the job's script again for `tasks` only (--array=LIST[%K]) and records the new job as
+// theirs in the folder; the other tasks and their runs are kept. Returns the new job's id.
+QString resubmitTasks(ClusterJob& job, const QList<int>& tasks);
+
 }  // namespace epsilon::cluster
