@@ -99,20 +99,22 @@ int runWait(const cluster::ClusterJob& job, const QCommandLineParser& parser) {
 }
 
 int runCancel(const cluster::ClusterJob& job, const QCommandLineParser& parser) {
-  QStringList targets;
+  std::optional<int> task;
   if (parser.isSet(QStringLiteral("task"))) {
-    const long long task = readInteger(parser, QStringLiteral("task"));
-    if (task < 1 || task > job.tasks)
+    const long long k = readInteger(parser, QStringLiteral("task"));
+    if (k < 1 || k > job.tasks)
       throw UsageError(QStringLiteral("--task: expected an integer in [1, %1], got %2")
                            .arg(job.tasks)
-                           .arg(task)
+                           .arg(k)
                            .toStdString());
-    targets << QStringLiteral("%1_%2").arg(job.taskJob[task - 1]).arg(task);
-  } else {
-    targets = job.jobIds;
+    task = static_cast<int>(k);
   }
-  cluster::cancelJobs(targets);
-  printJsonLine(QJsonObject{{"cancelled", targets.join(QLatin1Char(' '))}});
+  const QStringList cancelled = cluster::cancelActiveTasks(job, task);
+  if (cancelled.isEmpty())
+    QTextStream(stderr) << "epsilonlab-cli cluster cancel: no "
+                        << (task ? QStringLiteral("such ") : QString())
+                        << "task is pending or running\n";
+  printJsonLine(QJsonObject{{"cancelled", cancelled.join(QLatin1Char(' '))}});
   return kExitOk;
 }
 

@@ -106,6 +106,17 @@ void cancelJobs(const QStringList& ids) {
     throw SlurmError(QStringLiteral("scancel failed:\n%1").arg(slurmMessage(o)).toStdString());
 }
 
+QStringList cancelActiveTasks(const ClusterJob& job, std::optional<int> task) {
+  QStringList targets;
+  for (const SlurmTask& t : activeTasks(job.jobIds)) {
+    if (t.task < 1 || t.task > job.tasks || job.taskJob[t.task - 1] != t.jobId) continue;
+    const QString id = task ? QStringLiteral("%1_%2").arg(t.jobId).arg(t.task) : t.jobId;
+    if ((!task || *task == t.task) && !targets.contains(id)) targets << id;
+  }
+  if (!targets.isEmpty()) cancelJobs(targets);
+  return targets;
+}
+
 QList<TaskStatus> currentStatus(const ClusterJob& job) {
   return taskStatuses(job, knownTasks(job.jobIds), landedRunFiles(job.dir));
 }

@@ -6,6 +6,7 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
+#include <optional>
 
 #include "base/cluster/slurm_state.h"
 #include "core/common/errors.h"
@@ -41,6 +42,11 @@ void cancelJobs(const QStringList& ids);
 // Every task of `job` now: what scontrol knows of its jobs and the run files in its folder
 // (taskStatuses, slurm_state.h).
 QList<TaskStatus> currentStatus(const ClusterJob& job);
+
+// Cancels the sweep's pending and running tasks (all, or only `task`): `scancel` of each
+// current job that still has some ("123"), or of "JOB_TASK". Returns what was cancelled, empty
+// when nothing was pending or running (a finished job is never sent to scancel).
+QStringList cancelActiveTasks(const ClusterJob& job, std::optional<int> task = std::nullopt);
 
 // Failed, cancelled and lost tasks: those `resubmit --failed` runs again.
 bool needsResubmission(TaskState state);

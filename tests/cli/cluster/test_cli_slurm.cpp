@@ -4,8 +4,9 @@
 // (timings and job-local run ids aside); a folder that holds a sweep is refused; a task that
 // fails shows as failed with its exit code and log tail and `cluster resubmit --failed`
 // completes it; one cancelled task shows as cancelled while the other finishes, and is
-// resubmitted; an unknown partition and a time over the partition's limit give Slurm's own
-// message, exit 2 and no folder.
+// resubmitted; cancelling a whole sweep cancels its running and pending tasks and nothing is
+// sent to scancel once all have ended; an unknown partition and a time over the partition's limit
+// give Slurm's own message, exit 2 and no folder.
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -188,6 +189,35 @@ class TestCliSlurm : public QObject {
     o = runCli({"cluster", "wait", dir, "--timeout", "240"}, 300000);
     QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
     QCOMPARE(runFiles(dir).size(), 2);
+    // Nothing is left to cancel: no finished job is sent to scancel.
+    o = runCli({"cluster", "cancel", dir});
+    QCOMPARE(o.exitCode, 0);
+    QCOMPARE(o.jsonLines().value(0)["cancelled"].toString(), QString());
+  }
+
+  void wholeSweepIsCancelled() {
+    const QString dir = m_tmp.filePath("cancel-all");
+    const QString wrapper = writeWrapper(m_tmp.path());
+    QFile(m_tmp.filePath("HOLD")).open(QIODevice::WriteOnly);
+    CliOutcome o = runCli(sweepArgs(m_config) + QStringList{"--slurm", "--max-parallel", "1",
+                                                            "--cli", wrapper, "--out", dir});
+    QVERIFY2(o.exitCode == 0, qPrintable(o.err));
+    const QString job = o.jsonLines().value(0)["job"].toString();
+    QElapsedTimer clock;
+    clock.start();
+    while (statusOf(dir).value(1)["state"].toString() != QLatin1String("running")) {
+      QVERIFY2(clock.elapsed() < 60000, "task 1 did not start within a minute");
+      QThread::msleep(300);
+    }
+    QCOMPARE(statusOf(dir).value(3)["state"].toString(), QStringLiteral("pending"));
+    o = runCli({"cluster", "cancel", dir});
+    QVERIFY2(o.exitCode == 0, qPrintable(o.err));
+    QCOMPARE(o.jsonLines().value(0)["cancelled"].toString(), job);
+    o = runCli({"cluster", "wait", dir, "--timeout", "60"}, 120000);
+    QFile::remove(m_tmp.filePath("HOLD"));
+    QCOMPARE(o.exitCode, 1);
+    QVERIFY2(o.out.contains("tasks: 3 cancelled"), qPrintable(o.out));
+    QCOMPARE(runFiles(dir).size(), 0);
   }
 
   void rejectedSubmissionLeavesNothing_data() {
