@@ -2,6 +2,7 @@
 // variants) as parallel jobs, writes one run file per point plus summary.csv, optionally
 // draws the family of curves (--plot), and can run one shard of the sweep (--shard K/N).
 #include <QCommandLineParser>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -21,6 +22,7 @@
 #include "experiment_json.h"
 #include "reproduce_plot.h"
 #include "reproduce_runs.h"
+#include "sweep_slurm.h"
 
 namespace epsilon::cli {
 
@@ -111,6 +113,7 @@ void addSweepOptions(QCommandLineParser& parser) {
        QStringLiteral("Use the preset's quick settings (fewer epochs, fewer examples).")},
       {QStringLiteral("quiet"), QStringLiteral("Do not print a line per finished run.")},
   });
+  addSlurmOptions(parser);
 }
 
 // The flags that shape a sweep, each checked and named when wrong.
@@ -224,7 +227,8 @@ int reportSweep(const QCommandLineParser& parser, const SweepFlags& flags, const
   int exitCode = kExitOk;
   try {
     if (parser.isSet(QStringLiteral("out")))
-      writeSweepOutputs(parser.value(QStringLiteral("out")), plan.points, results);
+      writeSweepOutputs(parser.value(QStringLiteral("out")), plan.points, results,
+                        parser.value(QStringLiteral("summary")));
   } catch (const std::runtime_error& e) {
     QTextStream(stderr) << "epsilonlab-cli sweep: " << e.what() << "\n";
     exitCode = kExitFailure;
@@ -249,21 +253,39 @@ int reportSweep(const QCommandLineParser& parser, const SweepFlags& flags, const
   return exitCode;
 }
 
+// Each run file lands in --out (atomically) as soon as its run ends, so that a follower sees
+// runs as they finish and a shard stopped part-way (a Slurm time limit) keeps its finished
+// runs. reportSweep writes them all again with summary.csv at the end and reports there a
+// file that cannot be written.
+void landRunFile(const QString& out, const train::SweepPoint& point,
+                 const train::RunResult& result) {
+  if (out.isEmpty() || !QDir().mkpath(out)) return;
+  try {
+    writeFileAtomically(QDir(out).filePath(runFileName(point)), runFileBytes(point, result));
+  } catch (const std::exception&) {
+  }
+}
+
 int runSweep(const QStringList& arguments) {
   QCommandLineParser parser;
   addSweepOptions(parser);
   if (const auto exit = parseOrExplain(parser, arguments, QStringLiteral("sweep"))) return *exit;
   const SweepFlags flags = readSweepFlags(parser);
+  checkSlurmFlagUse(parser);
   DatasetCache cache;
   const SweepPlan plan = planSweep(parser, flags, cache);
+  if (parser.isSet(QStringLiteral("slurm")))
+    return submitSweepToSlurm(parser, static_cast<int>(plan.points.size()));
   const bool accountantOnly = plan.preset && plan.preset->kind == ui::PresetKind::Accountant;
   std::vector<PlannedRun> planned;
   for (const auto& p : plan.points) planned.push_back({p, accountantOnly});
   const bool quiet = parser.isSet(QStringLiteral("quiet"));
-  const auto results = runPlanned(planned, flags.jobs ? static_cast<int>(*flags.jobs) : 0, cache,
-                                  [&](std::size_t i, const train::RunResult& r) {
-                                    if (!quiet) printJsonLine(pointSummary(plan.points[i], r));
-                                  });
+  const auto results =
+      runPlanned(planned, flags.jobs ? static_cast<int>(*flags.jobs) : 0, cache,
+                 [&](std::size_t i, const train::RunResult& r) {
+                   landRunFile(parser.value(QStringLiteral("out")), plan.points[i], r);
+                   if (!quiet) printJsonLine(pointSummary(plan.points[i], r));
+                 });
   return reportSweep(parser, flags, plan, results);
 }
 

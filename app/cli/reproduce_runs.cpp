@@ -135,13 +135,15 @@ QByteArray summaryCsv(const std::vector<train::SweepPoint>& points,
 }
 
 void writeSweepOutputs(const QString& dir, const std::vector<train::SweepPoint>& points,
-                       const std::vector<train::RunResult>& results) {
+                       const std::vector<train::RunResult>& results, const QString& summaryPath) {
   if (!QDir().mkpath(dir))
     throw std::runtime_error(dir.toStdString() + ": cannot create the output folder");
   const QDir out(dir);
   for (std::size_t i = 0; i < points.size() && i < results.size(); ++i)
     writeFileAtomically(out.filePath(runFileName(points[i])), runFileBytes(points[i], results[i]));
-  writeFileAtomically(out.filePath(QStringLiteral("summary.csv")), summaryCsv(points, results));
+  writeFileAtomically(
+      summaryPath.isEmpty() ? out.filePath(QStringLiteral("summary.csv")) : summaryPath,
+      summaryCsv(points, results));
 }
 
 }  // namespace epsilon::cli

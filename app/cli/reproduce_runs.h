@@ -49,10 +49,12 @@ QByteArray runFileBytes(const train::SweepPoint& point, const train::RunResult& 
 QByteArray summaryCsv(const std::vector<train::SweepPoint>& points,
                       const std::vector<train::RunResult>& results);
 
-// Writes the run files and summary.csv into `dir` (created if needed); throws std::runtime_error
-// naming the file that cannot be written.
+// Writes the run files and summary.csv into `dir` (created if needed), each atomically; the
+// summary goes to `summaryPath` instead when one is given (shards sharing a folder). Throws
+// std::runtime_error naming the file that cannot be written.
 void writeSweepOutputs(const QString& dir, const std::vector<train::SweepPoint>& points,
-                       const std::vector<train::RunResult>& results);
+                       const std::vector<train::RunResult>& results,
+                       const QString& summaryPath = {});
 
 // The last evaluation of a run (nullptr if it has none).
 const train::ProgressEvent* lastEvaluation(const train::RunResult& result);

@@ -1,11 +1,15 @@
 // Runs the built epsilonlab-cli (EPSILON_CLI_PATH) as a user would, for the CLI suites:
-// exit status, standard output and error. One helper instead of a copy per suite.
+// exit status, standard output and error. One helper instead of a copy per suite; also the
+// small circle experiment the sweep suites run.
 #pragma once
 
+#include <QDir>
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QList>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 
@@ -25,8 +29,11 @@ struct CliOutcome {
   }
 };
 
-inline CliOutcome runCli(const QStringList& arguments, int timeoutMs = 300000) {
+// Runs the CLI with `environment` (e.g. another PATH).
+inline CliOutcome runCliWith(const QProcessEnvironment& environment, const QStringList& arguments,
+                             int timeoutMs = 300000) {
   QProcess process;
+  process.setProcessEnvironment(environment);
   process.start(QStringLiteral(EPSILON_CLI_PATH), arguments);
   CliOutcome o;
   if (!process.waitForFinished(timeoutMs)) {
@@ -38,6 +45,25 @@ inline CliOutcome runCli(const QStringList& arguments, int timeoutMs = 300000) {
   o.out = QString::fromUtf8(process.readAllStandardOutput());
   o.err = QString::fromUtf8(process.readAllStandardError());
   return o;
+}
+
+inline CliOutcome runCli(const QStringList& arguments, int timeoutMs = 300000) {
+  return runCliWith(QProcessEnvironment::systemEnvironment(), arguments, timeoutMs);
+}
+
+// DIR/exp.json: a two-class circle of 400 points, an MLP 2-8-2, 20 DP-SGD steps evaluated
+// every 10 (well under a second). Returns its path.
+inline QString writeCircleExperiment(const QString& dir) {
+  const QString path = QDir(dir).filePath(QStringLiteral("exp.json"));
+  QFile file(path);
+  file.open(QIODevice::WriteOnly);
+  file.write(R"({"format": "epsilonlab-experiment", "version": 1,
+    "dataset": {"name": "circle", "size": 400},
+    "model": {"preset": "mlp", "hidden": [8]},
+    "privacy": {"noise_multiplier": 1.0, "clip_norm": 1.0},
+    "optimizer": {"name": "momentum", "learning_rate": 0.1},
+    "training": {"lot_size": 32, "steps": 20, "eval_every_steps": 10, "eval_every_epoch": false, "seed": 3}})");
+  return path;
 }
 
 }  // namespace epsilon::test

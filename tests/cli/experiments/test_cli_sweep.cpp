@@ -23,20 +23,6 @@ namespace {
 using epsilon::test::CliOutcome;
 using epsilon::test::runCli;
 
-// A two-class circle of 400 points, an MLP 2-8-2, 20 DP-SGD steps evaluated every 10.
-QString writeExperiment(const QTemporaryDir& dir) {
-  const QString path = dir.filePath("exp.json");
-  QFile file(path);
-  file.open(QIODevice::WriteOnly);
-  file.write(R"({"format": "epsilonlab-experiment", "version": 1,
-    "dataset": {"name": "circle", "size": 400},
-    "model": {"preset": "mlp", "hidden": [8]},
-    "privacy": {"noise_multiplier": 1.0, "clip_norm": 1.0},
-    "optimizer": {"name": "momentum", "learning_rate": 0.1},
-    "training": {"lot_size": 32, "steps": 20, "eval_every_steps": 10, "eval_every_epoch": false, "seed": 3}})");
-  return path;
-}
-
 // A well-formed preset whose sweep asks for 120 × 100 = 12000 runs, over the 10000 limit.
 QString writeHugePreset(const QTemporaryDir& dir) {
   const auto axis = [](const char* parameter, int n) {
@@ -113,7 +99,8 @@ class TestCliSweep : public QObject {
   void twoByTwoSweepWritesEveryPoint() {
     QTemporaryDir dir;
     const QString out = dir.filePath("all");
-    const CliOutcome o = runCli(sweepArgs(writeExperiment(dir)) + QStringList{"--out", out});
+    const CliOutcome o = runCli(sweepArgs(epsilon::test::writeCircleExperiment(dir.path())) +
+                                QStringList{"--out", out});
     QVERIFY2(o.exitCode == 0, qPrintable(o.err));
     const QStringList files = QDir(out).entryList({"run-*.json"}, QDir::Files, QDir::Name);
     QCOMPARE(files, (QStringList{"run-00-noise_multiplier=0.5,clip_norm=1.json",
@@ -145,7 +132,7 @@ class TestCliSweep : public QObject {
 
   void shardsCoverEveryIndexOnceWithTheSameNumbers() {
     QTemporaryDir dir;
-    const QString config = writeExperiment(dir);
+    const QString config = epsilon::test::writeCircleExperiment(dir.path());
     QVERIFY(runCli(sweepArgs(config) + QStringList{"--out", dir.filePath("all")}).exitCode == 0);
     const CliOutcome a =
         runCli(sweepArgs(config) + QStringList{"--shard", "1/2", "--out", dir.filePath("s1")});
@@ -165,7 +152,8 @@ class TestCliSweep : public QObject {
   void plotWritesAnImage() {
     QTemporaryDir dir;
     const QString png = dir.filePath("sweep.png");
-    const CliOutcome o = runCli(sweepArgs(writeExperiment(dir)) + QStringList{"--plot", png});
+    const CliOutcome o = runCli(sweepArgs(epsilon::test::writeCircleExperiment(dir.path())) +
+                                QStringList{"--plot", png});
 #ifndef EPSILON_HAVE_PLOT
     // Built without the GUI: no plot tool, and --plot says so before any run.
     QCOMPARE(o.exitCode, 2);
@@ -265,7 +253,7 @@ class TestCliSweep : public QObject {
     QFETCH(QStringList, arguments);
     QFETCH(QString, expected);
     QTemporaryDir dir;
-    const QString config = writeExperiment(dir);
+    const QString config = epsilon::test::writeCircleExperiment(dir.path());
     // A preset file with one key too many.
     QFile preset(dir.filePath("bad-preset.json"));
     QVERIFY(preset.open(QIODevice::WriteOnly));
