@@ -3,6 +3,8 @@
 // (Yeom et al. 2018: AUC, TPR at FPR 1% and 0.1%), the one-run audit's empirical lower bound
 // ε̂ (Steinke, Nasr & Jagielski 2023) and the accountant's upper bound ε with its δ,
 // accountant and sampling assumption. --plot draws the ROC curves over the accountant's bound.
+// --attack lira adds the likelihood-ratio attack (Carlini et al. 2022) with shadow models
+// trained like the audited run, on the same members and non-members.
 #include <tbb/task_arena.h>
 
 #include <QCommandLineParser>
@@ -11,11 +13,14 @@
 #include <QJsonObject>
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "audit_plot.h"
 #include "cli_options.h"
+#include "core/audit/lira.h"
 #include "core/audit/run_attack.h"
 #include "core/common/errors.h"
+#include "core/common/text.h"
 #include "core/data/registry.h"
 #include "experiment_json.h"
 #include "privacy_flags.h"
@@ -59,6 +64,47 @@ audit::AuditOptions readAuditOptions(const QCommandLineParser& parser) {
   options.kind = audit::parseCanaryKind(kind.toStdString());
   options.confidence = readOptionalDouble(parser, QStringLiteral("confidence")).value_or(0.95);
   requireRange(QStringLiteral("confidence"), options.confidence, 0.0, 1.0, true, true);
+  return options;
+}
+
+// --attack, --shadows, --lira: empty when the attack is the loss threshold alone. Read before
+// any training, so a bad value costs nothing.
+std::optional<audit::LiraOptions> readLiraOptions(const QCommandLineParser& parser,
+                                                  const train::ExperimentConfig& config) {
+  const QString attack = parser.isSet(QStringLiteral("attack"))
+                             ? parser.value(QStringLiteral("attack"))
+                             : QStringLiteral("loss");
+  if (attack != QStringLiteral("loss") && attack != QStringLiteral("lira")) {
+    throw UsageError("--attack: expected loss or lira, got '" +
+                     clippedText(attack.toStdString()) + "'");
+  }
+  if (attack == QStringLiteral("loss")) {
+    for (const char* flag : {"shadows", "lira"}) {
+      if (parser.isSet(QString::fromLatin1(flag)))
+        throw UsageError(std::string("--") + flag + ": only with --attack lira");
+    }
+    return std::nullopt;
+  }
+  audit::LiraOptions options;
+  const auto shadows = readOptionalInteger(parser, QStringLiteral("shadows")).value_or(16);
+  if (shadows < 2 || shadows > audit::kMaxShadows) {
+    throw UsageError("--shadows: expected an integer in [2, " +
+                     std::to_string(audit::kMaxShadows) + "], got " + std::to_string(shadows));
+  }
+  options.shadows = static_cast<int>(shadows);
+  if (parser.isSet(QStringLiteral("lira"))) {
+    try {
+      options.test = audit::parseLiraTest(parser.value(QStringLiteral("lira")).toStdString());
+    } catch (const ConfigError&) {
+      throw UsageError("--lira: expected online or offline, got '" +
+                       clippedText(parser.value(QStringLiteral("lira")).toStdString()) + "'");
+    }
+  }
+  try {
+    audit::requireShadowable(config);
+  } catch (const ConfigError& e) {
+    throw UsageError(std::string("--attack lira: ") + e.what());
+  }
   return options;
 }
 
@@ -109,6 +155,25 @@ QJsonObject auditToJson(const audit::AuditResult& r, const audit::AuditOptions& 
   };
 }
 
+QJsonObject liraToJson(const audit::LiraAttack& lira) {
+  return {
+      {QStringLiteral("auc"), lira.attack.auc},
+      {QStringLiteral("tpr_at_fpr"),
+       QJsonObject{{QStringLiteral("0.01"), lira.attack.tprAtFpr1Percent},
+                   {QStringLiteral("0.001"), lira.attack.tprAtFpr01Percent}}},
+      {QStringLiteral("advantage"), lira.attack.advantage},
+      {QStringLiteral("members"), lira.attack.members},
+      {QStringLiteral("non_members"), lira.attack.nonMembers},
+      {QStringLiteral("test"), QString::fromStdString(audit::liraTestName(lira.test))},
+      {QStringLiteral("variance"),
+       lira.globalVariance ? QStringLiteral("global") : QStringLiteral("per-example")},
+      {QStringLiteral("shadows"), lira.shadows},
+      {QStringLiteral("shadow_test_accuracy"), lira.meanShadowAccuracy},
+      {QStringLiteral("shadow_seconds"), lira.shadowSeconds},
+      {QStringLiteral("attack_seconds"), lira.attackSeconds},
+  };
+}
+
 void addAuditFlags(QCommandLineParser& parser) {
   parser.addOptions({
       {QStringLiteral("config"),
@@ -123,6 +188,16 @@ void addAuditFlags(QCommandLineParser& parser) {
       {QStringLiteral("confidence"),
        QStringLiteral("Confidence of the lower bound, in (0, 1) (default 0.95)."),
        QStringLiteral("C"), QStringLiteral("0.95")},
+      {QStringLiteral("attack"),
+       QStringLiteral("Membership attack: loss (the loss threshold, default) or lira (also "
+                      "LiRA, with shadow models trained like the audited run)."),
+       QStringLiteral("ATTACK"), QStringLiteral("loss")},
+      {QStringLiteral("shadows"),
+       QStringLiteral("LiRA's shadow models, in [2, 256] (default 16); each costs one training "
+                      "run."),
+       QStringLiteral("N"), QStringLiteral("16")},
+      {QStringLiteral("lira"), QStringLiteral("LiRA's test: online (default) or offline."),
+       QStringLiteral("TEST"), QStringLiteral("online")},
       {QStringLiteral("threads"), QStringLiteral("Worker threads (default: all cores)."),
        QStringLiteral("N")},
       {QStringLiteral("out"),
@@ -158,10 +233,12 @@ audit::AuditResult runNamingFlags(const train::ExperimentConfig& config,
 
 // --out (the result with its ROC curves and the run) and --plot (the ROC over the bound).
 void writeOutputs(const QCommandLineParser& parser, const audit::AuditResult& result,
-                  const audit::AuditOptions& options, const QJsonObject& json) {
+                  const audit::AuditOptions& options, const std::optional<audit::LiraAttack>& lira,
+                  const QJsonObject& json) {
   if (parser.isSet(QStringLiteral("out"))) {
     QJsonObject full = json;
     full.insert(QStringLiteral("roc"), rocToJson(result.attack.roc));
+    if (lira) full.insert(QStringLiteral("lira_roc"), rocToJson(lira->attack.roc));
     full.insert(QStringLiteral("canary_roc"), rocToJson(result.canaryRoc));
     full.insert(QStringLiteral("run"), runToJson(result.run));
     writeFileAtomically(parser.value(QStringLiteral("out")),
@@ -193,6 +270,7 @@ int runAuditCommand(const QStringList& arguments) {
     config = readExperimentFile(parser.value(QStringLiteral("config")), config);
   applyExperimentFlags(parser, config);
   const audit::AuditOptions options = readAuditOptions(parser);
+  const std::optional<audit::LiraOptions> liraOptions = readLiraOptions(parser, config);
   const auto threads = readOptionalInteger(parser, QStringLiteral("threads"));
   if (threads && (*threads < 1 || *threads > 1024)) {
     throw UsageError("--threads: expected an integer in [1, 1024], got " +
@@ -202,10 +280,20 @@ int runAuditCommand(const QStringList& arguments) {
     requirePlotting("--plot", parser.value(QStringLiteral("plot")));
   const data::Dataset dataset = data::loadDataset(config.dataset.name, config.dataset.options);
 
-  const audit::AuditResult result =
-      runNamingFlags(config, dataset, options, threads ? static_cast<int>(*threads) : 0);
-  const QJsonObject json = auditToJson(result, options);
-  writeOutputs(parser, result, options, json);
+  const int threadCount = threads ? static_cast<int>(*threads) : 0;
+  const audit::AuditResult result = runNamingFlags(config, dataset, options, threadCount);
+  QJsonObject json = auditToJson(result, options);
+  std::optional<audit::LiraAttack> lira;
+  if (liraOptions) {
+    // The shadows train the audited run's configuration on its data (canaries included).
+    tbb::task_arena arena(threadCount > 0 ? threadCount : tbb::task_arena::automatic);
+    arena.execute([&] {
+      lira = audit::runLira(*result.run.model, result.run.config, *result.trainingData,
+                            result.baseTrainSize, *liraOptions);
+    });
+    json.insert(QStringLiteral("lira"), liraToJson(*lira));
+  }
+  writeOutputs(parser, result, options, lira, json);
   printJsonLine(json);
   return kExitOk;
 }

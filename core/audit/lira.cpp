@@ -263,16 +263,20 @@ std::vector<double> liraScores(std::span<const double> targetPhi, const LiraFits
   return scores;
 }
 
+void requireShadowable(const train::ExperimentConfig& config) {
+  if (nn::usesScatteringFeatures(config.model.preset)) {
+    throw ConfigError("model.preset: LiRA cannot shadow a scattering preset yet ('" +
+                      clippedText(config.model.preset) + "'); use the loss-threshold attack");
+  }
+}
+
 ShadowSet trainShadows(const train::ExperimentConfig& config, const data::Dataset& training,
                        const std::vector<long long>& memberRows, const data::Split& nonMembers,
                        const LiraOptions& options, const ShadowProgress& onProgress,
                        const std::atomic<bool>* cancel) {
   const auto start = std::chrono::steady_clock::now();
   options.validate();
-  if (nn::usesScatteringFeatures(config.model.preset)) {
-    throw ConfigError("model.preset: LiRA cannot shadow a scattering preset yet ('" +
-                      clippedText(config.model.preset) + "'); use the loss-threshold attack");
-  }
+  requireShadowable(config);
   const data::Split& train = training.train;
   std::vector<char> candidate(static_cast<std::size_t>(train.size()), 0);
   for (const long long r : memberRows) {
@@ -348,6 +352,23 @@ LiraAttack liraFromShadows(const nn::Model<float>& target, const AttackCandidate
   result.attackSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
+}
+
+LiraAttack runLira(const nn::Model<float>& target, const train::ExperimentConfig& config,
+                   const data::Dataset& training, long long memberRows, const LiraOptions& options,
+                   const ShadowProgress& onProgress, const std::atomic<bool>* cancel) {
+  options.validate();
+  requireShadowable(config);
+  const AttackCandidates candidates =
+      attackCandidates(training.train, training.test, config.training.seed, memberRows);
+  const ShadowSet shadows = trainShadows(config, training, candidates.memberRows,
+                                         candidates.nonMembers, options, onProgress, cancel);
+  if (shadows.cancelled) {
+    LiraAttack cancelled;
+    cancelled.cancelled = true;
+    return cancelled;
+  }
+  return liraFromShadows(target, candidates, shadows, options);
 }
 
 }  // namespace epsilon::audit

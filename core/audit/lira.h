@@ -106,6 +106,10 @@ std::vector<double> liraScores(std::span<const double> targetPhi, const LiraFits
 using ShadowProgress =
     std::function<void(int shadow, int shadows, const train::ProgressEvent& event)>;
 
+// Throws ConfigError naming "model.preset" when `config` cannot be shadowed yet (the
+// scattering presets, whose features the trainer computes from the whole data set).
+void requireShadowable(const train::ExperimentConfig& config);
+
 // Trains options.shadows shadows of `config` on the calling thread, in parallel inside the
 // current TBB arena (the caller sets the thread budget; the result is bit-identical whatever
 // it is). The target trained on `training.train`; the candidates are its rows `memberRows`
@@ -114,7 +118,7 @@ using ShadowProgress =
 // so with n members and n non-members its training set has exactly the target's size, and
 // every setting (q, steps, σ, ε) is the target's; its own seed is drawn from (seed, s).
 // `cancel` is polled before every step; a cancelled set is returned with cancelled = true.
-// Throws ConfigError when the configuration cannot be shadowed (scattering presets),
+// Throws ConfigError when the configuration cannot be shadowed (requireShadowable),
 // std::runtime_error when a shadow fails or diverges.
 ShadowSet trainShadows(const train::ExperimentConfig& config, const data::Dataset& training,
                        const std::vector<long long>& memberRows, const data::Split& nonMembers,
@@ -129,11 +133,21 @@ struct LiraAttack {
   double meanShadowAccuracy = 0.0;
   double shadowSeconds = 0.0;
   double attackSeconds = 0.0;  // scoring the target and the ROC
+  bool cancelled = false;      // the shadows were cancelled: nothing else is set
 };
 
 // The attack on `target` from finished shadows: φ of the members then the non-members under
 // the target, scored against the shadows' fits.
 LiraAttack liraFromShadows(const nn::Model<float>& target, const AttackCandidates& candidates,
                            const ShadowSet& shadows, const LiraOptions& options);
+
+// The whole attack on a finished run of `config` whose final model is `target`: the same
+// candidates as the loss-threshold attack (attackCandidates of `training`, members from its
+// first `memberRows` rows, all when negative, seeded by training.seed), the shadows, then the
+// test. This is what a job runs: `cancel`, `onProgress` and the thread budget of the calling
+// arena as in trainShadows; the numbers do not depend on the thread count.
+LiraAttack runLira(const nn::Model<float>& target, const train::ExperimentConfig& config,
+                   const data::Dataset& training, long long memberRows, const LiraOptions& options,
+                   const ShadowProgress& onProgress = {}, const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace epsilon::audit
