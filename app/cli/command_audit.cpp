@@ -16,6 +16,7 @@
 #include <optional>
 
 #include "audit_plot.h"
+#include "base/io/attack_record.h"
 #include "cli_options.h"
 #include "core/audit/lira.h"
 #include "core/audit/run_attack.h"
@@ -26,7 +27,6 @@
 #include "privacy_flags.h"
 #include "reproduce_plot.h"
 #include "train_flags.h"
-#include "base/io/attack_record.h"
 
 namespace epsilon::cli {
 
@@ -75,8 +75,8 @@ std::optional<audit::LiraOptions> readLiraOptions(const QCommandLineParser& pars
                              ? parser.value(QStringLiteral("attack"))
                              : QStringLiteral("loss");
   if (attack != QStringLiteral("loss") && attack != QStringLiteral("lira")) {
-    throw UsageError("--attack: expected loss or lira, got '" +
-                     clippedText(attack.toStdString()) + "'");
+    throw UsageError("--attack: expected loss or lira, got '" + clippedText(attack.toStdString()) +
+                     "'");
   }
   if (attack == QStringLiteral("loss")) {
     for (const char* flag : {"shadows", "lira"}) {
@@ -88,8 +88,8 @@ std::optional<audit::LiraOptions> readLiraOptions(const QCommandLineParser& pars
   audit::LiraOptions options;
   const auto shadows = readOptionalInteger(parser, QStringLiteral("shadows")).value_or(16);
   if (shadows < 2 || shadows > audit::kMaxShadows) {
-    throw UsageError("--shadows: expected an integer in [2, " +
-                     std::to_string(audit::kMaxShadows) + "], got " + std::to_string(shadows));
+    throw UsageError("--shadows: expected an integer in [2, " + std::to_string(audit::kMaxShadows) +
+                     "], got " + std::to_string(shadows));
   }
   options.shadows = static_cast<int>(shadows);
   if (parser.isSet(QStringLiteral("lira"))) {

@@ -110,8 +110,7 @@ std::vector<GaussianFit> fitSide(const std::vector<std::vector<char>>& in,
     if (!global && s.count[c] < 2) {
       throw PrivacyError("lira: a per-example variance needs at least 2 shadows on each side");
     }
-    const double variance =
-        global ? pooled : s.squares[c] / static_cast<double>(s.count[c] - 1);
+    const double variance = global ? pooled : s.squares[c] / static_cast<double>(s.count[c] - 1);
     fits[c].variance = std::max(variance, kVarianceFloor);
   }
   return fits;

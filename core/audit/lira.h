@@ -148,6 +148,7 @@ LiraAttack liraFromShadows(const nn::Model<float>& target, const AttackCandidate
 // arena as in trainShadows; the numbers do not depend on the thread count.
 LiraAttack runLira(const nn::Model<float>& target, const train::ExperimentConfig& config,
                    const data::Dataset& training, long long memberRows, const LiraOptions& options,
-                   const ShadowProgress& onProgress = {}, const std::atomic<bool>* cancel = nullptr);
+                   const ShadowProgress& onProgress = {},
+                   const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace epsilon::audit

@@ -181,15 +181,12 @@ class TestCliAudit : public QObject {
     QTest::newRow("plot suffix") << QStringList{"--plot", "chart.txt"} << "--plot";
     QTest::newRow("noise") << QStringList{"--noise-multiplier", "-1"} << "--noise-multiplier";
     QTest::newRow("attack") << QStringList{"--attack", "guess"} << "--attack";
-    QTest::newRow("no shadows") << QStringList{"--attack", "lira", "--shadows", "0"}
-                                << "--shadows";
-    QTest::newRow("one shadow") << QStringList{"--attack", "lira", "--shadows", "1"}
-                                << "--shadows";
+    QTest::newRow("no shadows") << QStringList{"--attack", "lira", "--shadows", "0"} << "--shadows";
+    QTest::newRow("one shadow") << QStringList{"--attack", "lira", "--shadows", "1"} << "--shadows";
     QTest::newRow("too many shadows")
         << QStringList{"--attack", "lira", "--shadows", "100000"} << "--shadows";
     QTest::newRow("shadows without lira") << QStringList{"--shadows", "4"} << "--shadows";
-    QTest::newRow("lira test") << QStringList{"--attack", "lira", "--lira", "sideways"}
-                               << "--lira";
+    QTest::newRow("lira test") << QStringList{"--attack", "lira", "--lira", "sideways"} << "--lira";
   }
   void auditBadInputNamesTheFlag() {
     QFETCH(QStringList, extra);
