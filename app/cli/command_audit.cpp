@@ -168,7 +168,7 @@ QJsonObject liraToJson(const audit::LiraAttack& lira) {
       {QStringLiteral("variance"),
        lira.globalVariance ? QStringLiteral("global") : QStringLiteral("per-example")},
       {QStringLiteral("shadows"), lira.shadows},
-      {QStringLiteral("shadow_test_accuracy"), lira.meanShadowAccuracy},
+      {QStringLiteral("shadow_out_accuracy"), lira.meanShadowOutAccuracy},
       {QStringLiteral("shadow_seconds"), lira.shadowSeconds},
       {QStringLiteral("attack_seconds"), lira.attackSeconds},
   };

@@ -157,6 +157,24 @@ data::Split concatenated(const data::Split& a, const data::Split& b) {
   return out;
 }
 
+// The share of the pool's OUT rows (in[c] = 0) whose largest logit is their label's.
+double outAccuracy(const nn::Model<float>& model, const data::Split& pool,
+                   const std::vector<char>& in) {
+  const std::vector<double> correct =
+      perExampleScores(model, pool, [](std::span<const float> row, int label) {
+        const auto best = std::max_element(row.begin(), row.end()) - row.begin();
+        return best == label ? 1.0 : 0.0;
+      });
+  double hits = 0.0;
+  long long out = 0;
+  for (std::size_t c = 0; c < correct.size(); ++c) {
+    if (in[c]) continue;
+    hits += correct[c];
+    ++out;
+  }
+  return out > 0 ? hits / static_cast<double>(out) : 0.0;
+}
+
 }  // namespace
 
 double logitScaledConfidence(std::span<const float> logits, int label) {
@@ -272,7 +290,7 @@ void requireShadowable(const train::ExperimentConfig& config) {
 ShadowSet trainShadows(const train::ExperimentConfig& config, const data::Dataset& training,
                        const std::vector<long long>& memberRows, const data::Split& nonMembers,
                        const LiraOptions& options, const ShadowProgress& onProgress,
-                       const std::atomic<bool>* cancel) {
+                       const std::atomic<bool>* cancel, const ShadowSet* kept) {
   const auto start = std::chrono::steady_clock::now();
   options.validate();
   requireShadowable(config);
@@ -287,7 +305,17 @@ ShadowSet trainShadows(const train::ExperimentConfig& config, const data::Datase
 
   ShadowSet set;
   set.in = shadowMemberships(pool.size(), options.shadows, config.training.seed);
-  for (int s = 0; s < options.shadows; ++s) {
+  if (kept) {  // a cancelled set's finished shadows are as good as any
+    const std::size_t usable =
+        std::min({kept->phi.size(), kept->in.size(), kept->outAccuracy.size(), set.in.size()});
+    for (std::size_t s = 0; s < usable; ++s) {
+      if (kept->in[s] != set.in[s] || kept->phi[s].size() != set.in[s].size()) break;
+      set.phi.push_back(kept->phi[s]);
+      set.outAccuracy.push_back(kept->outAccuracy[s]);
+    }
+    set.reused = static_cast<int>(set.phi.size());
+  }
+  for (int s = set.reused; s < options.shadows; ++s) {
     if (cancel && cancel->load()) {
       set.cancelled = true;
       break;
@@ -317,7 +345,7 @@ ShadowSet trainShadows(const train::ExperimentConfig& config, const data::Datase
                                train::runStatusName(run.status) + ": " + run.message);
     }
     set.phi.push_back(logitScaledConfidences(*run.model, pool));
-    set.testAccuracy.push_back(run.history.empty() ? 0.0 : run.history.back().testAccuracy);
+    set.outAccuracy.push_back(outAccuracy(*run.model, pool, set.in[static_cast<std::size_t>(s)]));
   }
   set.in.resize(set.phi.size());
   set.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -344,10 +372,11 @@ LiraAttack liraFromShadows(const nn::Model<float>& target, const AttackCandidate
   result.test = options.test;
   result.globalVariance = fits.globalVariance;
   result.shadows = used.shadows;
-  result.meanShadowAccuracy =
-      std::accumulate(shadows.testAccuracy.begin(), shadows.testAccuracy.end(), 0.0) /
-      static_cast<double>(std::max<std::size_t>(1, shadows.testAccuracy.size()));
+  result.meanShadowOutAccuracy =
+      std::accumulate(shadows.outAccuracy.begin(), shadows.outAccuracy.end(), 0.0) /
+      static_cast<double>(std::max<std::size_t>(1, shadows.outAccuracy.size()));
   result.shadowSeconds = shadows.seconds;
+  result.reusedShadows = shadows.reused;
   result.attackSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
@@ -355,19 +384,22 @@ LiraAttack liraFromShadows(const nn::Model<float>& target, const AttackCandidate
 
 LiraAttack runLira(const nn::Model<float>& target, const train::ExperimentConfig& config,
                    const data::Dataset& training, long long memberRows, const LiraOptions& options,
-                   const ShadowProgress& onProgress, const std::atomic<bool>* cancel) {
+                   const ShadowProgress& onProgress, const std::atomic<bool>* cancel,
+                   ShadowSet* shadows) {
   options.validate();
   requireShadowable(config);
   const AttackCandidates candidates =
       attackCandidates(training.train, training.test, config.training.seed, memberRows);
-  const ShadowSet shadows = trainShadows(config, training, candidates.memberRows,
-                                         candidates.nonMembers, options, onProgress, cancel);
-  if (shadows.cancelled) {
-    LiraAttack cancelled;
-    cancelled.cancelled = true;
-    return cancelled;
+  ShadowSet set = trainShadows(config, training, candidates.memberRows, candidates.nonMembers,
+                               options, onProgress, cancel, shadows);
+  LiraAttack result;
+  if (set.cancelled) {
+    result.cancelled = true;
+  } else {
+    result = liraFromShadows(target, candidates, set, options);
   }
-  return liraFromShadows(target, candidates, shadows, options);
+  if (shadows) *shadows = std::move(set);
+  return result;
 }
 
 }  // namespace epsilon::audit

@@ -64,8 +64,11 @@ std::vector<std::vector<char>> shadowMemberships(long long candidates, int shado
 struct ShadowSet {
   std::vector<std::vector<char>> in;     // [shadow][candidate]
   std::vector<std::vector<double>> phi;  // [shadow][candidate]: φ under that shadow
-  std::vector<double> testAccuracy;      // each shadow's final test accuracy
+  // Each shadow's accuracy on the candidates it did not train on (the trainer's own test
+  // accuracy would count the non-member candidates it trained on).
+  std::vector<double> outAccuracy;
   double seconds = 0.0;
+  int reused = 0;          // shadows taken from a kept set rather than trained
   bool cancelled = false;  // `phi` then holds only the shadows finished before the cancel
 };
 
@@ -118,22 +121,26 @@ void requireShadowable(const train::ExperimentConfig& config);
 // so with n members and n non-members its training set has exactly the target's size, and
 // every setting (q, steps, σ, ε) is the target's; its own seed is drawn from (seed, s).
 // `cancel` is polled before every step; a cancelled set is returned with cancelled = true.
+// `kept`, when given, holds shadows trained before for the same configuration, data and
+// candidates (the caller's key says so): its first shadows are reused, not trained again,
+// when their memberships are this call's (a set of S shadows is a prefix of a larger one).
 // Throws ConfigError when the configuration cannot be shadowed (requireShadowable),
 // std::runtime_error when a shadow fails or diverges.
 ShadowSet trainShadows(const train::ExperimentConfig& config, const data::Dataset& training,
                        const std::vector<long long>& memberRows, const data::Split& nonMembers,
                        const LiraOptions& options, const ShadowProgress& onProgress = {},
-                       const std::atomic<bool>* cancel = nullptr);
+                       const std::atomic<bool>* cancel = nullptr, const ShadowSet* kept = nullptr);
 
 struct LiraAttack {
   MembershipAttack attack;  // ROC, AUC and TPR at 1% and 0.1% FPR (yeomAdvantage unused)
   LiraTest test = LiraTest::Online;
   bool globalVariance = true;
   int shadows = 0;
-  double meanShadowAccuracy = 0.0;
+  double meanShadowOutAccuracy = 0.0;  // mean of ShadowSet::outAccuracy
   double shadowSeconds = 0.0;
   double attackSeconds = 0.0;  // scoring the target and the ROC
-  bool cancelled = false;      // the shadows were cancelled: nothing else is set
+  int reusedShadows = 0;
+  bool cancelled = false;  // the shadows were cancelled: nothing else is set
 };
 
 // The attack on `target` from finished shadows: φ of the members then the non-members under

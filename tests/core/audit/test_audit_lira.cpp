@@ -33,11 +33,11 @@ double normalPdf(double x, double mean, double variance) {
 train::ExperimentConfig digitsConfig() {
   train::ExperimentConfig c;
   c.dataset.name = "uci-digits";
-  c.dataset.options.maxTrain = 200;
+  c.dataset.options.maxTrain = 400;  // 359 members + 359 held out: 2 chunks to score
   c.model.preset = "mlp";
   c.model.hiddenWidths = {16};
   c.privacy.privatizer.kind = privacy::PrivatizerKind::None;
-  c.training.lotSize = 40;
+  c.training.lotSize = 100;
   c.training.epochs = 2;
   c.training.seed = 5;
   return c;
@@ -202,6 +202,27 @@ class TestAuditLira : public QObject {
       QVERIFY(attack.globalVariance);
       QVERIFY(attack.attack.auc >= 0.0 && attack.attack.auc <= 1.0);
     }
+
+    // Kept shadows are reused, and the set grows to what a fresh one would be.
+    options.shadows = 4;
+    const ShadowSet fresh =
+        trainShadows(config, *dataset, candidates.memberRows, candidates.nonMembers, options);
+    const ShadowSet grown = trainShadows(config, *dataset, candidates.memberRows,
+                                         candidates.nonMembers, options, {}, nullptr, &one);
+    QCOMPARE(fresh.reused, 0);
+    QCOMPARE(grown.reused, 2);
+    QVERIFY(grown.phi == fresh.phi);
+    QVERIFY(grown.in == fresh.in);
+    QVERIFY(grown.outAccuracy == fresh.outAccuracy);
+    for (const double a : fresh.outAccuracy) QVERIFY(a > 0.0 && a <= 1.0);
+    // Shadows of other candidates are not taken.
+    ShadowSet other = one;
+    other.in[0][0] = !other.in[0][0];
+    QCOMPARE(trainShadows(config, *dataset, candidates.memberRows, candidates.nonMembers, options,
+                          {}, nullptr, &other)
+                 .reused,
+             0);
+    options.shadows = 2;
 
     // A cancel before the first step leaves a set marked cancelled, which cannot be attacked.
     std::atomic<bool> cancel{true};
