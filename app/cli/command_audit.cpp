@@ -8,15 +8,19 @@
 #include <tbb/task_arena.h>
 
 #include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTextStream>
 #include <algorithm>
 #include <cmath>
 #include <optional>
 
 #include "audit_plot.h"
 #include "base/io/attack_record.h"
+#include "base/io/lira_shadow_file.h"
 #include "cli_options.h"
 #include "core/audit/lira.h"
 #include "core/audit/run_attack.h"
@@ -79,7 +83,7 @@ std::optional<audit::LiraOptions> readLiraOptions(const QCommandLineParser& pars
                      "'");
   }
   if (attack == QStringLiteral("loss")) {
-    for (const char* flag : {"shadows", "lira"}) {
+    for (const char* flag : {"shadows", "lira", "shadow-dir"}) {
       if (parser.isSet(QString::fromLatin1(flag)))
         throw UsageError(std::string("--") + flag + ": only with --attack lira");
     }
@@ -168,6 +172,7 @@ QJsonObject liraToJson(const audit::LiraAttack& lira) {
       {QStringLiteral("variance"),
        lira.globalVariance ? QStringLiteral("global") : QStringLiteral("per-example")},
       {QStringLiteral("shadows"), lira.shadows},
+      {QStringLiteral("reused_shadows"), lira.reusedShadows},
       {QStringLiteral("shadow_out_accuracy"), lira.meanShadowOutAccuracy},
       {QStringLiteral("shadow_seconds"), lira.shadowSeconds},
       {QStringLiteral("attack_seconds"), lira.attackSeconds},
@@ -198,6 +203,10 @@ void addAuditFlags(QCommandLineParser& parser) {
        QStringLiteral("N"), QStringLiteral("16")},
       {QStringLiteral("lira"), QStringLiteral("LiRA's test: online (default) or offline."),
        QStringLiteral("TEST"), QStringLiteral("online")},
+      {QStringLiteral("shadow-dir"),
+       QStringLiteral("Keep LiRA's shadows in DIR; reuse those of the same configuration, data "
+                      "and members."),
+       QStringLiteral("DIR")},
       {QStringLiteral("threads"), QStringLiteral("Worker threads (default: all cores)."),
        QStringLiteral("N")},
       {QStringLiteral("out"),
@@ -252,6 +261,39 @@ void writeOutputs(const QCommandLineParser& parser, const audit::AuditResult& re
   }
 }
 
+// LiRA on the audited run: its shadows train the run's configuration on its data (canaries
+// included). With `shadowDir`, shadows kept there for the same run are reused and the set used
+// is kept; a kept file that cannot be read is said on stderr and trained again.
+audit::LiraAttack runLiraKeepingShadows(const audit::AuditResult& result,
+                                        const audit::LiraOptions& options, const QString& shadowDir,
+                                        int threads) {
+  audit::ShadowSet kept;
+  QString path;
+  if (!shadowDir.isEmpty()) {
+    path = QDir(shadowDir).filePath(
+        ui::liraShadowFileName(result.run.config, *result.trainingData, result.baseTrainSize));
+    if (QFileInfo::exists(path)) {
+      try {
+        kept = ui::readShadowSet(path);
+      } catch (const ConfigError& e) {
+        QTextStream(stderr) << "epsilonlab-cli audit: --shadow-dir: training again: " << e.what()
+                            << "\n";
+      }
+    }
+  }
+  const std::size_t before = kept.phi.size();
+  audit::LiraAttack lira;
+  tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
+  arena.execute([&] {
+    lira = audit::runLira(*result.run.model, result.run.config, *result.trainingData,
+                          result.baseTrainSize, options, {}, nullptr,
+                          path.isEmpty() ? nullptr : &kept);
+  });
+  // Only a larger set replaces the file (a run with fewer shadows reuses a prefix of it).
+  if (!path.isEmpty() && kept.phi.size() > before) ui::writeShadowSet(path, kept);
+  return lira;
+}
+
 int runAuditCommand(const QStringList& arguments) {
   QCommandLineParser parser;
   parser.setApplicationDescription(
@@ -280,18 +322,20 @@ int runAuditCommand(const QStringList& arguments) {
     requirePlotting("--plot", parser.value(QStringLiteral("plot")));
   const data::Dataset dataset = data::loadDataset(config.dataset.name, config.dataset.options);
 
+  const QString shadowDir = parser.value(QStringLiteral("shadow-dir"));
+  if (!shadowDir.isEmpty() && !QDir().mkpath(shadowDir)) {
+    throw UsageError("--shadow-dir: cannot create the folder '" +
+                     clippedText(shadowDir.toStdString()) + "'");
+  }
   const int threadCount = threads ? static_cast<int>(*threads) : 0;
   const audit::AuditResult result = runNamingFlags(config, dataset, options, threadCount);
   QJsonObject json = auditToJson(result, options);
   std::optional<audit::LiraAttack> lira;
   if (liraOptions) {
-    // The shadows train the audited run's configuration on its data (canaries included).
-    tbb::task_arena arena(threadCount > 0 ? threadCount : tbb::task_arena::automatic);
-    arena.execute([&] {
-      lira = audit::runLira(*result.run.model, result.run.config, *result.trainingData,
-                            result.baseTrainSize, *liraOptions);
-    });
-    json.insert(QStringLiteral("lira"), liraToJson(*lira));
+    const audit::LiraAttack attack =
+        runLiraKeepingShadows(result, *liraOptions, shadowDir, threadCount);
+    lira = attack;
+    json.insert(QStringLiteral("lira"), liraToJson(attack));
   }
   writeOutputs(parser, result, options, lira, json);
   printJsonLine(json);

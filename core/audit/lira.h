@@ -139,8 +139,8 @@ struct LiraAttack {
   double meanShadowOutAccuracy = 0.0;  // mean of ShadowSet::outAccuracy
   double shadowSeconds = 0.0;
   double attackSeconds = 0.0;  // scoring the target and the ROC
-  int reusedShadows = 0;
-  bool cancelled = false;  // the shadows were cancelled: nothing else is set
+  int reusedShadows = 0;       // shadows taken from a kept set (ShadowSet::reused)
+  bool cancelled = false;      // the shadows were cancelled: nothing else is set
 };
 
 // The attack on `target` from finished shadows: φ of the members then the non-members under
@@ -152,10 +152,11 @@ LiraAttack liraFromShadows(const nn::Model<float>& target, const AttackCandidate
 // candidates as the loss-threshold attack (attackCandidates of `training`, members from its
 // first `memberRows` rows, all when negative, seeded by training.seed), the shadows, then the
 // test. This is what a job runs: `cancel`, `onProgress` and the thread budget of the calling
-// arena as in trainShadows; the numbers do not depend on the thread count.
+// arena as in trainShadows; the numbers do not depend on the thread count. With `shadows`
+// given, its content is reused (trainShadows' `kept`) and replaced by the set used, to keep.
 LiraAttack runLira(const nn::Model<float>& target, const train::ExperimentConfig& config,
                    const data::Dataset& training, long long memberRows, const LiraOptions& options,
-                   const ShadowProgress& onProgress = {},
-                   const std::atomic<bool>* cancel = nullptr);
+                   const ShadowProgress& onProgress = {}, const std::atomic<bool>* cancel = nullptr,
+                   ShadowSet* shadows = nullptr);
 
 }  // namespace epsilon::audit

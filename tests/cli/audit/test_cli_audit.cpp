@@ -141,13 +141,14 @@ class TestCliAudit : public QObject {
     const QString out = dir.filePath("audit.json");
     QStringList arguments = smallAudit();
     arguments[arguments.indexOf("--epochs") + 1] = "2";
-    const Run run = runCli(arguments + QStringList{"--attack", "lira", "--shadows", "2", "--lira",
-                                                   "offline", "--out", out});
+    const QStringList lira{"--attack", "lira",    "--shadows",    "2",
+                           "--lira",   "offline", "--shadow-dir", dir.filePath("shadows")};
+    const Run run = runCli(arguments + lira + QStringList{"--out", out});
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     const QJsonObject json = parseJson(run.out);
     QVERIFY(json.contains("auc"));  // the loss threshold, as before
     const QJsonObject lira = json["lira"].toObject();
-    for (const char* key : {"auc", "advantage"}) {
+    for (const char* key : {"auc", "advantage", "shadow_out_accuracy"}) {
       const double v = lira[key].toDouble(-1);
       QVERIFY2(v >= 0.0 && v <= 1.0, key);
     }
@@ -169,6 +170,15 @@ class TestCliAudit : public QObject {
     QCOMPARE(roc["tpr"].toArray().size(), fpr.size());
     QCOMPARE(fpr.first().toDouble(), 0.0);
     QCOMPARE(fpr.last().toDouble(), 1.0);
+
+    // The shadows were kept: the same audit again reuses them and gives the same numbers.
+    QCOMPARE(lira["reused_shadows"].toInt(), 0);
+    const Run again = runCli(arguments + lira);
+    QVERIFY2(again.exitCode == 0, qPrintable(again.err));
+    const QJsonObject second = parseJson(again.out)["lira"].toObject();
+    QCOMPARE(second["reused_shadows"].toInt(), 2);
+    QVERIFY(second["auc"].toDouble() == lira["auc"].toDouble());  // bit for bit
+    QCOMPARE(second["tpr_at_fpr"].toObject(), lira["tpr_at_fpr"].toObject());
   }
 
   void auditBadInputNamesTheFlag_data() {
@@ -186,6 +196,8 @@ class TestCliAudit : public QObject {
     QTest::newRow("too many shadows")
         << QStringList{"--attack", "lira", "--shadows", "100000"} << "--shadows";
     QTest::newRow("shadows without lira") << QStringList{"--shadows", "4"} << "--shadows";
+    QTest::newRow("shadow dir without lira")
+        << QStringList{"--shadow-dir", "kept"} << "--shadow-dir";
     QTest::newRow("lira test") << QStringList{"--attack", "lira", "--lira", "sideways"} << "--lira";
   }
   void auditBadInputNamesTheFlag() {
