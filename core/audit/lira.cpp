@@ -147,6 +147,34 @@ data::Split shadowTrainSplit(const data::Split& train, const std::vector<char>& 
   return out;
 }
 
+// The target's data set with shadowTrainSplit as its training split (the test split unchanged).
+std::shared_ptr<const data::Dataset> shadowDataset(const data::Dataset& training,
+                                                   const std::vector<char>& candidate,
+                                                   const data::Split& pool,
+                                                   const std::vector<char>& in) {
+  auto data = std::make_shared<data::Dataset>();
+  data->name = training.name;
+  data->provenance = training.provenance;
+  data->shape = training.shape;
+  data->classNames = training.classNames;
+  data->test = training.test;
+  data->train = shadowTrainSplit(training.train, candidate, pool, in);
+  return data;
+}
+
+// The leading shadows of `kept` whose memberships are `set`'s (a cancelled set's finished
+// shadows are as good as any).
+void takeKeptShadows(const ShadowSet& kept, ShadowSet& set) {
+  const std::size_t usable =
+      std::min({kept.phi.size(), kept.in.size(), kept.outAccuracy.size(), set.in.size()});
+  for (std::size_t s = 0; s < usable; ++s) {
+    if (kept.in[s] != set.in[s] || kept.phi[s].size() != set.in[s].size()) break;
+    set.phi.push_back(kept.phi[s]);
+    set.outAccuracy.push_back(kept.outAccuracy[s]);
+  }
+  set.reused = static_cast<int>(set.phi.size());
+}
+
 data::Split concatenated(const data::Split& a, const data::Split& b) {
   data::Split out;
   out.features.resize(a.size() + b.size(), a.features.cols());
@@ -305,28 +333,13 @@ ShadowSet trainShadows(const train::ExperimentConfig& config, const data::Datase
 
   ShadowSet set;
   set.in = shadowMemberships(pool.size(), options.shadows, config.training.seed);
-  if (kept) {  // a cancelled set's finished shadows are as good as any
-    const std::size_t usable =
-        std::min({kept->phi.size(), kept->in.size(), kept->outAccuracy.size(), set.in.size()});
-    for (std::size_t s = 0; s < usable; ++s) {
-      if (kept->in[s] != set.in[s] || kept->phi[s].size() != set.in[s].size()) break;
-      set.phi.push_back(kept->phi[s]);
-      set.outAccuracy.push_back(kept->outAccuracy[s]);
-    }
-    set.reused = static_cast<int>(set.phi.size());
-  }
+  if (kept) takeKeptShadows(*kept, set);
   for (int s = set.reused; s < options.shadows; ++s) {
     if (cancel && cancel->load()) {
       set.cancelled = true;
       break;
     }
-    auto data = std::make_shared<data::Dataset>();
-    data->name = training.name;
-    data->provenance = training.provenance;
-    data->shape = training.shape;
-    data->classNames = training.classNames;
-    data->test = training.test;
-    data->train = shadowTrainSplit(train, candidate, pool, set.in[static_cast<std::size_t>(s)]);
+    auto data = shadowDataset(training, candidate, pool, set.in[static_cast<std::size_t>(s)]);
     train::ExperimentConfig shadowConfig = config;
     shadowConfig.training.seed = shadowSeed(config.training.seed, s);
     train::ProgressCallback progress;
