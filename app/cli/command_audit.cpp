@@ -255,8 +255,8 @@ void writeOutputs(const QCommandLineParser& parser, const audit::AuditResult& re
   }
   if (parser.isSet(QStringLiteral("plot"))) {
     const QString path = parser.value(QStringLiteral("plot"));
-    const QString error =
-        plotAudit(result, audit::runTradeoffBound(result.run), options.confidence, path);
+    const QString error = plotAudit(result, audit::runTradeoffBound(result.run), options.confidence,
+                                    path, lira ? &*lira : nullptr);
     if (!error.isEmpty()) throw UsageError("--plot: " + error.toStdString());
   }
 }

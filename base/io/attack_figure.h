@@ -8,9 +8,9 @@
 #include <span>
 #include <vector>
 
+#include "base/io/figure_file.h"
 #include "core/audit/one_run_audit.h"
 #include "core/audit/run_attack.h"
-#include "base/io/figure_file.h"
 
 namespace epsilon::ui {
 
@@ -35,7 +35,8 @@ Figure attackFigure(const QString& title, const std::vector<AttackCurve>& curves
 
 // The CLI's audit chart: the real members' and the canaries' ROC over the audited run's
 // bound, titled "Measured ε̂ ≥ x (c% confidence) vs accountant ε ≤ y (δ, accountant, sampling)".
+// `moreAttacks` (LiRA on the same members) are drawn after them, without bounds of their own.
 Figure auditFigure(const audit::AuditResult& result, const audit::TradeoffBound& bound,
-                   double confidence);
+                   double confidence, const std::vector<AttackCurve>& moreAttacks = {});
 
 }  // namespace epsilon::ui

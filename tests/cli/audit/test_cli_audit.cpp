@@ -143,7 +143,12 @@ class TestCliAudit : public QObject {
     arguments[arguments.indexOf("--epochs") + 1] = "2";
     const QStringList lira{"--attack", "lira",    "--shadows",    "2",
                            "--lira",   "offline", "--shadow-dir", dir.filePath("shadows")};
-    const Run run = runCli(arguments + lira + QStringList{"--out", out});
+    QStringList first = arguments + lira + QStringList{"--out", out};
+#ifdef EPSILON_HAVE_PLOT
+    const QString chart = dir.filePath("audit.png");
+    first << "--plot" << chart;
+#endif
+    const Run run = runCli(first);
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     const QJsonObject json = parseJson(run.out);
     QVERIFY(json.contains("auc"));  // the loss threshold, as before
@@ -171,6 +176,9 @@ class TestCliAudit : public QObject {
     QCOMPARE(fpr.first().toDouble(), 0.0);
     QCOMPARE(fpr.last().toDouble(), 1.0);
 
+#ifdef EPSILON_HAVE_PLOT
+    QVERIFY(!QImage(chart).isNull());  // both attacks' ROC over the bound
+#endif
     // The shadows were kept: the same audit again reuses them and gives the same numbers.
     QCOMPARE(lira["reused_shadows"].toInt(), 0);
     const Run again = runCli(arguments + lira);
