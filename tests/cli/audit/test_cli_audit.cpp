@@ -141,9 +141,9 @@ class TestCliAudit : public QObject {
     const QString out = dir.filePath("audit.json");
     QStringList arguments = smallAudit();
     arguments[arguments.indexOf("--epochs") + 1] = "2";
-    const QStringList lira{"--attack", "lira",    "--shadows",    "2",
-                           "--lira",   "offline", "--shadow-dir", dir.filePath("shadows")};
-    QStringList first = arguments + lira + QStringList{"--out", out};
+    const QStringList liraFlags{"--attack", "lira",    "--shadows",    "2",
+                                "--lira",   "offline", "--shadow-dir", dir.filePath("shadows")};
+    QStringList first = arguments + liraFlags + QStringList{"--out", out};
 #ifdef EPSILON_HAVE_PLOT
     const QString chart = dir.filePath("audit.png");
     first << "--plot" << chart;
@@ -181,7 +181,7 @@ class TestCliAudit : public QObject {
 #endif
     // The shadows were kept: the same audit again reuses them and gives the same numbers.
     QCOMPARE(lira["reused_shadows"].toInt(), 0);
-    const Run again = runCli(arguments + lira);
+    const Run again = runCli(arguments + liraFlags);
     QVERIFY2(again.exitCode == 0, qPrintable(again.err));
     const QJsonObject second = parseJson(again.out)["lira"].toObject();
     QCOMPARE(second["reused_shadows"].toInt(), 2);
