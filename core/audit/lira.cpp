@@ -22,7 +22,8 @@ namespace {
 constexpr std::uint32_t kShadowHalfStream = 4;
 constexpr std::uint32_t kShadowSeedStream = 5;
 
-// Below this many shadows Auto uses one global variance (Carlini et al. 2022, §VI-A).
+// Below this many shadows Auto uses one global variance: Carlini et al. 2022 find it better than
+// per-example variances when each example has few IN and OUT values.
 constexpr int kPerExampleVarianceFrom = 64;
 constexpr double kVarianceFloor = 1e-12;
 
@@ -44,7 +45,7 @@ std::uint64_t shadowSeed(std::uint64_t seed, int shadow) {
   return (static_cast<std::uint64_t>(words[0]) << 32) | words[1];
 }
 
-// Mean and fit of one side's values; the variance is the unbiased sample variance.
+// Per candidate, one side's count, mean and squared deviations from that mean.
 struct SideSums {
   std::vector<double> mean;
   std::vector<long long> count;

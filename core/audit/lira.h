@@ -20,7 +20,7 @@
 
 namespace epsilon::audit {
 
-// Carlini et al. 2022, §IV-A ("logit scaling"): φ(p) = log(p / (1 − p)) of the model's
+// Carlini et al. 2022, §IV ("logit scaling"): φ(p) = log(p / (1 − p)) of the model's
 // softmax confidence p = f(x)_y in the true class. Computed from the logits z as
 // φ = z_y − log Σ_{j≠y} exp(z_j), which is exactly log p_y − log(1 − p_y) and never forms
 // 1 − p_y, so it stays finite and exact when p is within rounding of 0 or 1.
@@ -30,8 +30,8 @@ std::vector<double> logitScaledConfidences(const nn::Model<float>& model, const 
 
 enum class LiraTest { Online, Offline };
 // PerExample: each example's own IN and OUT variances (needs ≥ 2 values on a side). Global:
-// one variance per side shared by all examples, which Carlini et al. (§VI-A) find better with
-// few shadows. Auto: Global below 64 shadows, PerExample from 64.
+// one variance per side shared by all examples, which Carlini et al. find better with few
+// shadows. Auto: Global below 64 shadows, PerExample from 64.
 enum class LiraVariance { Auto, PerExample, Global };
 
 std::string liraTestName(LiraTest test);  // "online", "offline"
