@@ -290,7 +290,14 @@ audit::LiraAttack runLiraKeepingShadows(const audit::AuditResult& result,
                           path.isEmpty() ? nullptr : &kept);
   });
   // Only a larger set replaces the file (a run with fewer shadows reuses a prefix of it).
-  if (!path.isEmpty() && kept.phi.size() > before) ui::writeShadowSet(path, kept);
+  if (!path.isEmpty() && kept.phi.size() > before) {
+    try {
+      ui::writeShadowSet(path, kept);
+    } catch (const std::exception& e) {  // the attack's result is printed all the same
+      QTextStream(stderr) << "epsilonlab-cli audit: --shadow-dir: shadows not kept: " << e.what()
+                          << "\n";
+    }
+  }
   return lira;
 }
 
