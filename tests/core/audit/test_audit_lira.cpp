@@ -9,8 +9,11 @@
 #include <numbers>
 
 #include "core/audit/lira.h"
+#include "core/audit/one_run_bound.h"
+#include "core/audit/run_attack.h"
 #include "core/common/errors.h"
 #include "core/data/registry.h"
+#include "core/train/run_planning.h"
 #include "core/train/trainer.h"
 
 using namespace epsilon;
@@ -41,6 +44,28 @@ train::ExperimentConfig digitsConfig() {
   c.training.epochs = 2;
   c.training.seed = 5;
   return c;
+}
+
+// One-sided Clopper–Pearson limits at level a (Clopper & Pearson 1934), by bisection on the
+// binomial tail: the smallest rate whose upper tail from k reaches a (a lower limit for k of
+// n), and the largest rate whose lower tail to k reaches a (an upper limit).
+double lowerLimit(long long n, long long k, double a) {
+  if (k == 0) return 0.0;
+  double lo = 0.0, hi = 1.0;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (audit::binomialUpperTail(n, k, mid) < a ? lo : hi) = mid;
+  }
+  return lo;
+}
+double upperLimit(long long n, long long k, double a) {
+  if (k == n) return 1.0;
+  double lo = 0.0, hi = 1.0;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (1.0 - audit::binomialUpperTail(n, k + 1, mid) > a ? lo : hi) = mid;
+  }
+  return hi;
 }
 
 }  // namespace
@@ -257,6 +282,47 @@ class TestAuditLira : public QObject {
     QCOMPARE(lira.attack.members, loss.members);
     QVERIFY(lira.attack.auc > loss.auc);
     QVERIFY(lira.attack.tprAtFpr1Percent > loss.tprAtFpr1Percent);
+  }
+
+  // DP-SGD at ε ≈ 1 and 4 (σ calibrated, fixed seed): every point of LiRA's ROC stays under the
+  // accountant's trade-off bound within a 95% band — the point's TPR lower limit under the bound
+  // at its FPR upper limit (Clopper–Pearson, each at 2.5%/points, Bonferroni over the points).
+  void liraStaysUnderTheBoundOfADpRun() {
+    for (const double target : {1.0, 4.0}) {
+      train::ExperimentConfig config = digitsConfig();
+      config.privacy.privatizer.kind = privacy::PrivatizerKind::Clip;
+      config.training.epochs = 5;
+      const auto dataset = std::make_shared<const data::Dataset>(
+          data::loadDataset(config.dataset.name, config.dataset.options));
+      config.privacy.noise.initial =
+          train::calibrateNoise(config, {dataset->train.size(), 1}, target).noiseMultiplier;
+      const train::RunResult run = train::Trainer(config, dataset).run();
+      QCOMPARE(run.status, train::RunStatus::Done);
+      QVERIFY(run.history.back().privacy.epsilon <= target * 1.001);
+      LiraOptions options;
+      options.shadows = 4;
+      const LiraAttack lira = runLira(*run.model, config, *dataset, -1, options);
+      const TradeoffBound bound = runTradeoffBound(run);
+      QVERIFY(!bound.fpr.empty());
+      const RocCurve& roc = lira.attack.roc;
+      const double a = 0.025 / static_cast<double>(roc.fpr.size());
+      for (std::size_t i = 0; i < roc.fpr.size(); ++i) {
+        const auto fp = std::llround(roc.fpr[i] * lira.attack.nonMembers);
+        const auto tp = std::llround(roc.tpr[i] * lira.attack.members);
+        const double fprHigh = upperLimit(lira.attack.nonMembers, fp, a);
+        const double tprLow = lowerLimit(lira.attack.members, tp, a);
+        // The bound at the first grid FPR at or above fprHigh (it only grows with FPR).
+        double allowed = 1.0;
+        for (std::size_t g = 0; g < bound.fpr.size(); ++g) {
+          if (bound.fpr[g] >= fprHigh) {
+            allowed = bound.tpr[g];
+            break;
+          }
+        }
+        QVERIFY2(tprLow <= allowed + 1e-12,
+                 qPrintable(QString("ε %1: point %2 above the bound").arg(target).arg(i)));
+      }
+    }
   }
 };
 
