@@ -282,11 +282,19 @@ audit::LiraAttack runLiraKeepingShadows(const audit::AuditResult& result,
     }
   }
   const std::size_t before = kept.phi.size();
+  // One line on stderr as each shadow starts (stdout keeps the one JSON object).
+  int announced = -1;
+  const audit::ShadowProgress progress = [&](int shadow, int shadows, const train::ProgressEvent&) {
+    if (shadow == announced) return;
+    announced = shadow;
+    QTextStream(stderr) << "epsilonlab-cli audit: LiRA shadow " << shadow + 1 << " of " << shadows
+                        << "\n";
+  };
   audit::LiraAttack lira;
   tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
   arena.execute([&] {
     lira = audit::runLira(*result.run.model, result.run.config, *result.trainingData,
-                          result.baseTrainSize, options, {}, nullptr,
+                          result.baseTrainSize, options, progress, nullptr,
                           path.isEmpty() ? nullptr : &kept);
   });
   // Only a larger set replaces the file (a run with fewer shadows reuses a prefix of it).
