@@ -3,20 +3,29 @@
 // (Yeom et al. 2018: AUC, TPR at FPR 1% and 0.1%), the one-run audit's empirical lower bound
 // ε̂ (Steinke, Nasr & Jagielski 2023) and the accountant's upper bound ε with its δ,
 // accountant and sampling assumption. --plot draws the ROC curves over the accountant's bound.
+// --attack lira adds the likelihood-ratio attack (Carlini et al. 2022) with shadow models
+// trained like the audited run, on the same members and non-members.
 #include <tbb/task_arena.h>
 
 #include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTextStream>
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "audit_plot.h"
 #include "base/io/attack_record.h"
+#include "base/io/lira_shadow_file.h"
 #include "cli_options.h"
+#include "core/audit/lira.h"
 #include "core/audit/run_attack.h"
 #include "core/common/errors.h"
+#include "core/common/text.h"
 #include "core/data/registry.h"
 #include "experiment_json.h"
 #include "privacy_flags.h"
@@ -59,6 +68,47 @@ audit::AuditOptions readAuditOptions(const QCommandLineParser& parser) {
   options.kind = audit::parseCanaryKind(kind.toStdString());
   options.confidence = readOptionalDouble(parser, QStringLiteral("confidence")).value_or(0.95);
   requireRange(QStringLiteral("confidence"), options.confidence, 0.0, 1.0, true, true);
+  return options;
+}
+
+// --attack, --shadows, --lira: empty when the attack is the loss threshold alone. Read before
+// any training, so a bad value costs nothing.
+std::optional<audit::LiraOptions> readLiraOptions(const QCommandLineParser& parser,
+                                                  const train::ExperimentConfig& config) {
+  const QString attack = parser.isSet(QStringLiteral("attack"))
+                             ? parser.value(QStringLiteral("attack"))
+                             : QStringLiteral("loss");
+  if (attack != QStringLiteral("loss") && attack != QStringLiteral("lira")) {
+    throw UsageError("--attack: expected loss or lira, got '" + clippedText(attack.toStdString()) +
+                     "'");
+  }
+  if (attack == QStringLiteral("loss")) {
+    for (const char* flag : {"shadows", "lira", "shadow-dir"}) {
+      if (parser.isSet(QString::fromLatin1(flag)))
+        throw UsageError(std::string("--") + flag + ": only with --attack lira");
+    }
+    return std::nullopt;
+  }
+  audit::LiraOptions options;
+  const auto shadows = readOptionalInteger(parser, QStringLiteral("shadows")).value_or(16);
+  if (shadows < 2 || shadows > audit::kMaxShadows) {
+    throw UsageError("--shadows: expected an integer in [2, " + std::to_string(audit::kMaxShadows) +
+                     "], got " + std::to_string(shadows));
+  }
+  options.shadows = static_cast<int>(shadows);
+  if (parser.isSet(QStringLiteral("lira"))) {
+    try {
+      options.test = audit::parseLiraTest(parser.value(QStringLiteral("lira")).toStdString());
+    } catch (const ConfigError&) {
+      throw UsageError("--lira: expected online or offline, got '" +
+                       clippedText(parser.value(QStringLiteral("lira")).toStdString()) + "'");
+    }
+  }
+  try {
+    audit::requireShadowable(config);
+  } catch (const ConfigError& e) {
+    throw UsageError(std::string("--attack lira: ") + e.what());
+  }
   return options;
 }
 
@@ -109,6 +159,26 @@ QJsonObject auditToJson(const audit::AuditResult& r, const audit::AuditOptions& 
   };
 }
 
+QJsonObject liraToJson(const audit::LiraAttack& lira) {
+  return {
+      {QStringLiteral("auc"), lira.attack.auc},
+      {QStringLiteral("tpr_at_fpr"),
+       QJsonObject{{QStringLiteral("0.01"), lira.attack.tprAtFpr1Percent},
+                   {QStringLiteral("0.001"), lira.attack.tprAtFpr01Percent}}},
+      {QStringLiteral("advantage"), lira.attack.advantage},
+      {QStringLiteral("members"), lira.attack.members},
+      {QStringLiteral("non_members"), lira.attack.nonMembers},
+      {QStringLiteral("test"), QString::fromStdString(audit::liraTestName(lira.test))},
+      {QStringLiteral("variance"),
+       lira.globalVariance ? QStringLiteral("global") : QStringLiteral("per-example")},
+      {QStringLiteral("shadows"), lira.shadows},
+      {QStringLiteral("reused_shadows"), lira.reusedShadows},
+      {QStringLiteral("shadow_out_accuracy"), lira.meanShadowOutAccuracy},
+      {QStringLiteral("shadow_seconds"), lira.shadowSeconds},
+      {QStringLiteral("attack_seconds"), lira.attackSeconds},
+  };
+}
+
 void addAuditFlags(QCommandLineParser& parser) {
   parser.addOptions({
       {QStringLiteral("config"),
@@ -123,6 +193,20 @@ void addAuditFlags(QCommandLineParser& parser) {
       {QStringLiteral("confidence"),
        QStringLiteral("Confidence of the lower bound, in (0, 1) (default 0.95)."),
        QStringLiteral("C"), QStringLiteral("0.95")},
+      {QStringLiteral("attack"),
+       QStringLiteral("Membership attack: loss (the loss threshold, default) or lira (also "
+                      "LiRA, with shadow models trained like the audited run)."),
+       QStringLiteral("ATTACK"), QStringLiteral("loss")},
+      {QStringLiteral("shadows"),
+       QStringLiteral("LiRA's shadow models, in [2, 256] (default 16); each costs one training "
+                      "run."),
+       QStringLiteral("N"), QStringLiteral("16")},
+      {QStringLiteral("lira"), QStringLiteral("LiRA's test: online (default) or offline."),
+       QStringLiteral("TEST"), QStringLiteral("online")},
+      {QStringLiteral("shadow-dir"),
+       QStringLiteral("Keep LiRA's shadows in DIR; reuse those of the same configuration, data "
+                      "and members."),
+       QStringLiteral("DIR")},
       {QStringLiteral("threads"), QStringLiteral("Worker threads (default: all cores)."),
        QStringLiteral("N")},
       {QStringLiteral("out"),
@@ -158,10 +242,12 @@ audit::AuditResult runNamingFlags(const train::ExperimentConfig& config,
 
 // --out (the result with its ROC curves and the run) and --plot (the ROC over the bound).
 void writeOutputs(const QCommandLineParser& parser, const audit::AuditResult& result,
-                  const audit::AuditOptions& options, const QJsonObject& json) {
+                  const audit::AuditOptions& options, const std::optional<audit::LiraAttack>& lira,
+                  const QJsonObject& json) {
   if (parser.isSet(QStringLiteral("out"))) {
     QJsonObject full = json;
     full.insert(QStringLiteral("roc"), rocToJson(result.attack.roc));
+    if (lira) full.insert(QStringLiteral("lira_roc"), rocToJson(lira->attack.roc));
     full.insert(QStringLiteral("canary_roc"), rocToJson(result.canaryRoc));
     full.insert(QStringLiteral("run"), runToJson(result.run));
     writeFileAtomically(parser.value(QStringLiteral("out")),
@@ -169,10 +255,58 @@ void writeOutputs(const QCommandLineParser& parser, const audit::AuditResult& re
   }
   if (parser.isSet(QStringLiteral("plot"))) {
     const QString path = parser.value(QStringLiteral("plot"));
-    const QString error =
-        plotAudit(result, audit::runTradeoffBound(result.run), options.confidence, path);
+    const QString error = plotAudit(result, audit::runTradeoffBound(result.run), options.confidence,
+                                    path, lira ? &*lira : nullptr);
     if (!error.isEmpty()) throw UsageError("--plot: " + error.toStdString());
   }
+}
+
+// LiRA on the audited run: its shadows train the run's configuration on its data (canaries
+// included). With `shadowDir`, shadows kept there for the same run are reused and the set used
+// is kept; a kept file that cannot be read is said on stderr and trained again.
+audit::LiraAttack runLiraKeepingShadows(const audit::AuditResult& result,
+                                        const audit::LiraOptions& options, const QString& shadowDir,
+                                        int threads) {
+  audit::ShadowSet kept;
+  QString path;
+  if (!shadowDir.isEmpty()) {
+    path = QDir(shadowDir).filePath(
+        ui::liraShadowFileName(result.run.config, *result.trainingData, result.baseTrainSize));
+    if (QFileInfo::exists(path)) {
+      try {
+        kept = ui::readShadowSet(path);
+      } catch (const ConfigError& e) {
+        QTextStream(stderr) << "epsilonlab-cli audit: --shadow-dir: training again: " << e.what()
+                            << "\n";
+      }
+    }
+  }
+  const std::size_t before = kept.phi.size();
+  // One line on stderr as each shadow starts (stdout keeps the one JSON object).
+  int announced = -1;
+  const audit::ShadowProgress progress = [&](int shadow, int shadows, const train::ProgressEvent&) {
+    if (shadow == announced) return;
+    announced = shadow;
+    QTextStream(stderr) << "epsilonlab-cli audit: LiRA shadow " << shadow + 1 << " of " << shadows
+                        << "\n";
+  };
+  audit::LiraAttack lira;
+  tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
+  arena.execute([&] {
+    lira = audit::runLira(*result.run.model, result.run.config, *result.trainingData,
+                          result.baseTrainSize, options, progress, nullptr,
+                          path.isEmpty() ? nullptr : &kept);
+  });
+  // Only a larger set replaces the file (a run with fewer shadows reuses a prefix of it).
+  if (!path.isEmpty() && kept.phi.size() > before) {
+    try {
+      ui::writeShadowSet(path, kept);
+    } catch (const std::exception& e) {  // the attack's result is printed all the same
+      QTextStream(stderr) << "epsilonlab-cli audit: --shadow-dir: shadows not kept: " << e.what()
+                          << "\n";
+    }
+  }
+  return lira;
 }
 
 int runAuditCommand(const QStringList& arguments) {
@@ -193,6 +327,7 @@ int runAuditCommand(const QStringList& arguments) {
     config = readExperimentFile(parser.value(QStringLiteral("config")), config);
   applyExperimentFlags(parser, config);
   const audit::AuditOptions options = readAuditOptions(parser);
+  const std::optional<audit::LiraOptions> liraOptions = readLiraOptions(parser, config);
   const auto threads = readOptionalInteger(parser, QStringLiteral("threads"));
   if (threads && (*threads < 1 || *threads > 1024)) {
     throw UsageError("--threads: expected an integer in [1, 1024], got " +
@@ -202,10 +337,22 @@ int runAuditCommand(const QStringList& arguments) {
     requirePlotting("--plot", parser.value(QStringLiteral("plot")));
   const data::Dataset dataset = data::loadDataset(config.dataset.name, config.dataset.options);
 
-  const audit::AuditResult result =
-      runNamingFlags(config, dataset, options, threads ? static_cast<int>(*threads) : 0);
-  const QJsonObject json = auditToJson(result, options);
-  writeOutputs(parser, result, options, json);
+  const QString shadowDir = parser.value(QStringLiteral("shadow-dir"));
+  if (!shadowDir.isEmpty() && !QDir().mkpath(shadowDir)) {
+    throw UsageError("--shadow-dir: cannot create the folder '" +
+                     clippedText(shadowDir.toStdString()) + "'");
+  }
+  const int threadCount = threads ? static_cast<int>(*threads) : 0;
+  const audit::AuditResult result = runNamingFlags(config, dataset, options, threadCount);
+  QJsonObject json = auditToJson(result, options);
+  std::optional<audit::LiraAttack> lira;
+  if (liraOptions) {
+    const audit::LiraAttack attack =
+        runLiraKeepingShadows(result, *liraOptions, shadowDir, threadCount);
+    lira = attack;
+    json.insert(QStringLiteral("lira"), liraToJson(attack));
+  }
+  writeOutputs(parser, result, options, lira, json);
   printJsonLine(json);
   return kExitOk;
 }

@@ -77,7 +77,7 @@ Figure attackFigure(const QString& title, const std::vector<AttackCurve>& curves
 }
 
 Figure auditFigure(const audit::AuditResult& result, const audit::TradeoffBound& bound,
-                   double confidence) {
+                   double confidence, const std::vector<AttackCurve>& moreAttacks) {
   AttackCurve members{QStringLiteral("members vs test (AUC %1)").arg(result.attack.auc, 0, 'f', 3),
                       QStringLiteral("#1f77b4"),
                       {},
@@ -88,7 +88,12 @@ Figure auditFigure(const audit::AuditResult& result, const audit::TradeoffBound&
                        {},
                        {}};
   canaries.roc = curvePoints(result.canaryRoc.fpr, result.canaryRoc.tpr);
-  Figure figure = attackFigure(auditTitle(result, confidence), {members, canaries}, true);
+  std::vector<AttackCurve> curves{members, canaries};
+  for (AttackCurve curve : moreAttacks) {
+    curve.bound.clear();  // one bound for the one run
+    curves.push_back(std::move(curve));
+  }
+  Figure figure = attackFigure(auditTitle(result, confidence), curves, true);
   // One bound for the one run: named as the accountant's, drawn in black.
   for (FigureSeries& s : figure.series) {
     if (s.line != FigureLine::Bold) continue;

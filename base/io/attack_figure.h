@@ -35,7 +35,8 @@ Figure attackFigure(const QString& title, const std::vector<AttackCurve>& curves
 
 // The CLI's audit chart: the real members' and the canaries' ROC over the audited run's
 // bound, titled "Measured ε̂ ≥ x (c% confidence) vs accountant ε ≤ y (δ, accountant, sampling)".
+// `moreAttacks` (LiRA on the same members) are drawn after them, without bounds of their own.
 Figure auditFigure(const audit::AuditResult& result, const audit::TradeoffBound& bound,
-                   double confidence);
+                   double confidence, const std::vector<AttackCurve>& moreAttacks = {});
 
 }  // namespace epsilon::ui

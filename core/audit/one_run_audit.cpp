@@ -74,6 +74,7 @@ AuditResult runAudit(const train::ExperimentConfig& config, const data::Dataset&
     throw std::runtime_error("audit: the training run ended " +
                              train::runStatusName(result.run.status) + ": " + result.run.message);
   }
+  result.trainingData = canaryData.training;
   result.upper = result.run.history.back().privacy;
   result.baseTrainSize = canaryData.baseTrainSize;
   result.auditedTrainSize = result.run.trainSize;

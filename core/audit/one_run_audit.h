@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <memory>
 #include <vector>
 
 #include "core/audit/canaries.h"
@@ -29,6 +30,9 @@ struct AuditOptions {
 
 struct AuditResult {
   train::RunResult run;  // the run with the canaries (its history and final model)
+  // The data the run trained on (the base rows, then the included canaries), for a later
+  // attack on the same members (LiRA's shadows, core/audit/lira.h).
+  std::shared_ptr<const data::Dataset> trainingData;
   long long canariesIncluded = 0;
   MembershipAttack attack;  // real training members vs the test split
   RocCurve canaryRoc;       // included vs left-out canaries, score −loss

@@ -134,6 +134,61 @@ class TestCliAudit : public QObject {
 #endif
   }
 
+  // --attack lira: both attacks' AUC and TPR at 1% and 0.1% FPR on the same examples, the
+  // LiRA ROC in --out. Two shadows and two epochs keep it quick.
+  void liraBesideTheLossThreshold() {
+    QTemporaryDir dir;
+    const QString out = dir.filePath("audit.json");
+    QStringList arguments = smallAudit();
+    arguments[arguments.indexOf("--epochs") + 1] = "2";
+    const QStringList liraFlags{"--attack", "lira",    "--shadows",    "2",
+                                "--lira",   "offline", "--shadow-dir", dir.filePath("shadows")};
+    QStringList first = arguments + liraFlags + QStringList{"--out", out};
+#ifdef EPSILON_HAVE_PLOT
+    const QString chart = dir.filePath("audit.png");
+    first << "--plot" << chart;
+#endif
+    const Run run = runCli(first);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    const QJsonObject json = parseJson(run.out);
+    QVERIFY(json.contains("auc"));  // the loss threshold, as before
+    const QJsonObject lira = json["lira"].toObject();
+    for (const char* key : {"auc", "advantage", "shadow_out_accuracy"}) {
+      const double v = lira[key].toDouble(-1);
+      QVERIFY2(v >= 0.0 && v <= 1.0, key);
+    }
+    for (const char* rate : {"0.01", "0.001"}) {
+      const double tpr = lira["tpr_at_fpr"].toObject()[rate].toDouble(-1);
+      QVERIFY(tpr >= 0.0 && tpr <= 1.0);
+      QVERIFY(json["tpr_at_fpr"].toObject().contains(rate));
+    }
+    QCOMPARE(lira["shadows"].toInt(), 2);
+    QCOMPARE(lira["test"].toString(), QString("offline"));
+    QCOMPARE(lira["variance"].toString(), QString("global"));
+    QCOMPARE(lira["members"].toInt(), json["members"].toInt());  // the same candidates
+    QCOMPARE(lira["non_members"].toInt(), json["non_members"].toInt());
+    QFile file(out);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject roc = parseJson(file.readAll())["lira_roc"].toObject();
+    const QJsonArray fpr = roc["fpr"].toArray();
+    QVERIFY(fpr.size() > 2);
+    QCOMPARE(roc["tpr"].toArray().size(), fpr.size());
+    QCOMPARE(fpr.first().toDouble(), 0.0);
+    QCOMPARE(fpr.last().toDouble(), 1.0);
+
+#ifdef EPSILON_HAVE_PLOT
+    QVERIFY(!QImage(chart).isNull());  // both attacks' ROC over the bound
+#endif
+    // The shadows were kept: the same audit again reuses them and gives the same numbers.
+    QCOMPARE(lira["reused_shadows"].toInt(), 0);
+    const Run again = runCli(arguments + liraFlags);
+    QVERIFY2(again.exitCode == 0, qPrintable(again.err));
+    const QJsonObject second = parseJson(again.out)["lira"].toObject();
+    QCOMPARE(second["reused_shadows"].toInt(), 2);
+    QVERIFY(second["auc"].toDouble() == lira["auc"].toDouble());  // bit for bit
+    QCOMPARE(second["tpr_at_fpr"].toObject(), lira["tpr_at_fpr"].toObject());
+  }
+
   void auditBadInputNamesTheFlag_data() {
     QTest::addColumn<QStringList>("extra");
     QTest::addColumn<QString>("flag");
@@ -143,6 +198,15 @@ class TestCliAudit : public QObject {
     QTest::newRow("confidence") << QStringList{"--confidence", "1.5"} << "--confidence";
     QTest::newRow("plot suffix") << QStringList{"--plot", "chart.txt"} << "--plot";
     QTest::newRow("noise") << QStringList{"--noise-multiplier", "-1"} << "--noise-multiplier";
+    QTest::newRow("attack") << QStringList{"--attack", "guess"} << "--attack";
+    QTest::newRow("no shadows") << QStringList{"--attack", "lira", "--shadows", "0"} << "--shadows";
+    QTest::newRow("one shadow") << QStringList{"--attack", "lira", "--shadows", "1"} << "--shadows";
+    QTest::newRow("too many shadows")
+        << QStringList{"--attack", "lira", "--shadows", "100000"} << "--shadows";
+    QTest::newRow("shadows without lira") << QStringList{"--shadows", "4"} << "--shadows";
+    QTest::newRow("shadow dir without lira")
+        << QStringList{"--shadow-dir", "kept"} << "--shadow-dir";
+    QTest::newRow("lira test") << QStringList{"--attack", "lira", "--lira", "sideways"} << "--lira";
   }
   void auditBadInputNamesTheFlag() {
     QFETCH(QStringList, extra);
