@@ -46,6 +46,34 @@ QString chartFileStem(ChartKind kind) {
 }
 
 namespace {
+// A chart is a few hundred pixels wide: a long history is drawn with at most about
+// kDrawnPoints points, each bucket of neighbours by its lowest and highest value (in order),
+// so spikes stay visible, and the first and last points exactly. Qt Charts lays out and
+// paints every point it holds, on every update.
+constexpr qsizetype kDrawnPoints = 500;
+
+QList<QPointF> thinned(const QList<QPointF>& points) {
+  if (points.size() <= kDrawnPoints) return points;
+  const qsizetype buckets = kDrawnPoints / 2 - 1;
+  QList<QPointF> out;
+  out.reserve(kDrawnPoints);
+  out.append(points.front());
+  for (qsizetype b = 0; b < buckets; ++b) {
+    const qsizetype begin = 1 + b * (points.size() - 2) / buckets;
+    const qsizetype end = 1 + (b + 1) * (points.size() - 2) / buckets;
+    if (begin >= end) continue;
+    qsizetype low = begin, high = begin;
+    for (qsizetype i = begin; i < end; ++i) {
+      if (points[i].y() < points[low].y()) low = i;
+      if (points[i].y() > points[high].y()) high = i;
+    }
+    out.append(points[std::min(low, high)]);
+    if (low != high) out.append(points[std::max(low, high)]);
+  }
+  out.append(points.back());
+  return out;
+}
+
 QList<QPointF> pointsFor(const RunRecord& run, ChartKind kind) {
   QList<QPointF> points;
   if (kind == ChartKind::LossVsStep) {
@@ -86,7 +114,7 @@ QList<QPointF> pointsFor(const RunRecord& run, ChartKind kind) {
     }
     if (std::isfinite(x) && std::isfinite(y)) points.append(QPointF(x, y));
   }
-  return points;
+  return thinned(points);
 }
 
 // Shows `points` in `series`: a run that trained further only adds points at its end, so
@@ -94,11 +122,15 @@ QList<QPointF> pointsFor(const RunRecord& run, ChartKind kind) {
 // anything else (a new scale, a thinned loss curve, a reloaded run) replaces the series.
 void showPoints(QXYSeries* series, const QList<QPointF>& points) {
   const QList<QPointF> shown = series->points();  // a copy, cheap beside a relayout
-  if (shown.size() <= points.size() && std::equal(shown.begin(), shown.end(), points.begin())) {
-    if (shown.size() < points.size()) series->append(points.mid(shown.size()));
-    return;
+  if (!shown.isEmpty() && shown.size() <= points.size() &&
+      std::equal(shown.begin(), shown.end(), points.begin())) {
+    // Qt Charts appends point by point; a few new points are cheap, many are not.
+    if (points.size() - shown.size() <= 16) {
+      for (qsizetype i = shown.size(); i < points.size(); ++i) series->append(points[i]);
+      return;
+    }
   }
-  series->replace(points);
+  if (shown != points) series->replace(points);
 }
 
 // Rounds an axis maximum up to a readable value (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k).

@@ -13,8 +13,10 @@
 #include <QTableView>
 #include <QTest>
 #include <QValueAxis>
+#include <QXYSeries>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -143,6 +145,34 @@ class HangGuard {
 class TestChartReadability : public QObject {
   Q_OBJECT
  private Q_SLOTS:
+  void longHistoriesAreThinnedKeepingSpikesAndEnds() {
+    // 3,000 evaluations: drawn with at most 500 points, the one spike and both ends kept.
+    RunRecord run;
+    run.id = 1;
+    run.color = QStringLiteral("#0072b2");
+    for (int i = 0; i < 3000; ++i) {
+      EvalPoint p;
+      p.step = i + 1;
+      p.epoch = 0.01 * (i + 1);
+      p.testAccuracy = i == 1234 ? 0.99 : 0.5 + 0.1 * std::sin(i / 50.0);
+      p.epsilon = 0.01 * (i + 1);
+      run.evals.push_back(p);
+    }
+    RunCharts charts;
+    charts.update({run});
+    QVERIFY(charts.pointCount(ChartKind::AccuracyVsEpoch, 1) <= 500);
+    QVERIFY(charts.pointCount(ChartKind::AccuracyVsEpoch, 1) >= 400);
+    const auto* series =
+        qobject_cast<QXYSeries*>(charts.chart(ChartKind::AccuracyVsEpoch)->series().constFirst());
+    QVERIFY(series);
+    const QList<QPointF> drawn = series->points();
+    QCOMPARE(drawn.front(), QPointF(0.01, 100.0 * run.evals.front().testAccuracy));
+    QCOMPARE(drawn.back(), QPointF(30.0, 100.0 * run.evals.back().testAccuracy));
+    QVERIFY(drawn.contains(QPointF(0.01 * 1235, 99.0)));
+    QVERIFY(std::is_sorted(drawn.begin(), drawn.end(),
+                           [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); }));
+  }
+
   void readableAtProjectorSizes_data() {
     QTest::addColumn<QSize>("size");
     QTest::addColumn<bool>("presentation");
