@@ -4,12 +4,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/io/number_format.h"
 #include "core/common/errors.h"
 #include "core/privacy/dp_pca.h"
 #include "core/privacy/privacy_statement.h"
 #include "core/privacy/tradeoff.h"
 #include "core/train/run_planning.h"
-#include "base/io/number_format.h"
 
 namespace epsilon::ui {
 
@@ -82,7 +82,8 @@ TargetCalibration calibrateForTarget(const train::ExperimentConfig& c,
                                      const train::RunPlanInput& input, double targetEpsilon) {
   TargetCalibration out;
   try {
-    out.sigma = train::calibrateNoise(c, input, targetEpsilon).noiseMultiplier;
+    out.sigma =
+        train::calibrateNoise(c, input, targetEpsilon, kNoiseMultiplierDecimals).noiseMultiplier;
     out.pca = train::plannedPrivacy(c, input).pca;
   } catch (const std::exception& e) {
     out.error = QString::fromUtf8(e.what());
