@@ -12,6 +12,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <string>
 
 #include "cli_options.h"
 #include "core/privacy/privacy_statement.h"
@@ -70,13 +71,16 @@ inline std::optional<privacy::TuningDistribution> readTuning(const QCommandLineP
 
 // `run` tuned by `distribution` into `result`: the tuned statement at the top level, the law
 // under "tuning", one run alone under "one_run" and ⌈μ⌉ runs composed under "composed_runs".
+// With the PLD accountant: UsageError naming `flag`.
 inline privacy::PrivacyStatement insertTunedStatements(
     QJsonObject& result, privacy::PrivacyRunDescription run,
-    const privacy::TuningDistribution& distribution) {
+    const privacy::TuningDistribution& distribution,
+    const std::string& flag = std::string("--tuning")) {
   if (run.accountant == privacy::AccountantKind::Pld)
-    throw UsageError(
-        "--tuning: the PLD accountant cannot bound the best of a random number of runs "
-        "(Papernot & Steinke 2022 give Renyi DP bounds only); use --accountant rdp");
+    throw UsageError(flag +
+                     ": the PLD accountant cannot bound the best of a random number of runs "
+                     "(Papernot & Steinke 2022 give Renyi DP bounds only); use the RDP "
+                     "accountant");
   run.tuning = distribution;
   const privacy::PrivacyStatement tuned = privacy::privacyStatement(run);
   insertStatement(result, tuned);

@@ -11,6 +11,7 @@
 #include "core/common/errors.h"
 #include "core/common/text.h"
 #include "core/privacy/dp_pca.h"
+#include "core/privacy/rdp_accountant.h"
 
 namespace epsilon::privacy {
 
@@ -400,6 +401,26 @@ SamplingKind parseSamplingWords(const std::string& text, const std::string& fiel
 
 const char* accountantWords(AccountantKind accountant) {
   return accountant == AccountantKind::Rdp ? "RDP" : "PLD (tight)";
+}
+
+std::optional<std::size_t> dominatingRun(const std::vector<PrivacyRunDescription>& runs) {
+  std::vector<std::vector<double>> curves;
+  for (const PrivacyRunDescription& run : runs) {
+    RdpAccountant accountant(RdpAccountantOptions{defaultRdpOrders(), run.conversion});
+    PrivacyRunDescription plain = singleRun(run);
+    plain.accountant = AccountantKind::Rdp;  // the curve itself, σ_t as given
+    for (const auto& [event, count] : privacyEvents(plain)) accountant.compose(event, count);
+    curves.push_back(accountant.rdpCurve());
+  }
+  for (std::size_t i = 0; i < curves.size(); ++i) {
+    const bool dominates = std::all_of(curves.begin(), curves.end(), [&](const auto& other) {
+      for (std::size_t k = 0; k < other.size(); ++k)
+        if (!(curves[i][k] >= other[k])) return false;
+      return true;
+    });
+    if (dominates) return i;
+  }
+  return std::nullopt;
 }
 
 const char* tuningLawName(const TuningDistribution& distribution) {

@@ -108,6 +108,13 @@ PrivacyRunDescription composedRuns(const PrivacyRunDescription& run, long long r
 // The fixed number of runs a tuning distribution is compared with: K = ⌈μ⌉.
 long long comparisonRuns(const TuningDistribution& distribution);
 
+// Private tuning over a grid draws each run's settings at random among `runs`. Such a run is
+// bounded by any description whose RDP curve (RDP accountant, its order grid) is at least every
+// other's at every order: Rényi divergence is jointly quasi-convex (van Erven & Harremoës
+// 2014, Thm. 13), so a random choice among mechanisms costs at most the worst of them. Returns
+// that description's index (the first, if several), or nullopt when none dominates all.
+std::optional<std::size_t> dominatingRun(const std::vector<PrivacyRunDescription>& runs);
+
 // The run's first `steps` steps (steps ≤ run.steps): what the run has released after them.
 PrivacyRunDescription firstSteps(const PrivacyRunDescription& run, long long steps);
 
