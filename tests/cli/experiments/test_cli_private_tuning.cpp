@@ -55,7 +55,7 @@ class TestCliPrivateTuning : public QObject {
   void releasesTheBestOfARandomNumberOfRuns() {
     QTemporaryDir dir;
     const QString config = writeExperiment(dir);
-    const CliOutcome run = runCli(tuningArgs(config, "geometric:3"));
+    const CliOutcome run = runCli(tuningArgs(config, "geometric:6"));
     QCOMPARE(run.exitCode, 0);
     const QList<QJsonObject> lines = run.jsonLines();
     QVERIFY(!lines.isEmpty());
@@ -74,14 +74,14 @@ class TestCliPrivateTuning : public QObject {
     const double tuned = tuning["epsilon"].toDouble();
     const double one = tuning["one_run"].toObject()["epsilon"].toDouble();
     QVERIFY(tuned > one);
-    QCOMPARE(tuning["composed_runs"].toObject()["runs"].toInteger(), 3);
+    QCOMPARE(tuning["composed_runs"].toObject()["runs"].toInteger(), 6);
     // The released run is the best of the K by final accuracy.
     const QJsonObject released = tuning["released"].toObject();
     double best = -1.0;
     for (qint64 i = 0; i < k; ++i) best = std::max(best, lines[i]["final_accuracy"].toDouble());
     QCOMPARE(released["final_accuracy"].toDouble(), best);
     // The same seed draws the same runs.
-    const CliOutcome again = runCli(tuningArgs(config, "geometric:3"));
+    const CliOutcome again = runCli(tuningArgs(config, "geometric:6"));
     QCOMPARE(again.jsonLines().back()["private_tuning"].toObject()["grid_points_drawn"],
              tuning["grid_points_drawn"]);
   }
