@@ -1,6 +1,7 @@
-// Exports for a report (issue 28): an ε near a target is shown on its own side of it, and the
-// CSV export names each run's model, lot size, epochs, learning rate and every setting that
-// differs between the runs, at full precision.
+// Exploring to a budget (issue 28): a calibrated σ as the panel keeps it never overshoots the
+// target; an ε near a target is shown on its own side of it; the CSV export names each run's
+// model, lot size, epochs, learning rate and every setting that differs between the runs, at
+// full precision.
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -9,7 +10,9 @@
 #include "base/io/csv_writer.h"
 #include "base/io/experiment_json.h"
 #include "base/io/number_format.h"
+#include "base/io/privacy_preview.h"
 #include "base/io/session_file.h"
+#include "core/train/run_planning.h"
 
 using namespace epsilon;
 using namespace epsilon::ui;
@@ -39,6 +42,26 @@ class TestExportFormat : public QObject {
         const double shown = formatEpsilonAgainst(epsilon, target).toDouble();
         QVERIFY2((shown > target) == (epsilon > target) && shown != target,
                  qPrintable(formatEpsilonAgainst(epsilon, target)));
+      }
+    }
+  }
+
+  // "Fix ε": the σ the panel's field keeps (3 decimals) is rounded up, so the run it starts
+  // never ends above the target (1.72009 stored as 1.72 ended at ε 2.000037).
+  void calibratedSigmaKeepsTheRunUnderTarget() {
+    for (double target : {0.7, 2.0, 3.3}) {
+      for (int epochs : {3, 10, 40}) {
+        train::ExperimentConfig c;
+        c.training.epochs = epochs;
+        const train::RunPlanInput input{10000, 1000};
+        const TargetCalibration calibration = calibrateForTarget(c, input, target);
+        QVERIFY2(calibration.sigma.has_value(), qPrintable(calibration.error));
+        const double units = *calibration.sigma * 1000.0;
+        QVERIFY(std::fabs(units - std::round(units)) < 1e-6);
+        c.privacy.noise.initial = *calibration.sigma;
+        const double epsilon = train::plannedPrivacy(c, input).epsilon;
+        QVERIFY2(epsilon <= target && epsilon >= 0.99 * target,
+                 qPrintable(QString::number(epsilon)));
       }
     }
   }
