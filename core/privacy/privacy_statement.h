@@ -15,7 +15,6 @@
 #include "core/privacy/dp_event.h"
 #include "core/privacy/privatizer_kind.h"
 #include "core/privacy/rdp.h"
-#include "core/privacy/rdp_tuning.h"
 
 namespace epsilon::privacy {
 

@@ -14,6 +14,7 @@
 #include "core/privacy/pld_accountant.h"
 #include "core/privacy/privacy_statement.h"
 #include "core/privacy/rdp_accountant.h"
+#include "core/privacy/rdp_tuning.h"
 
 using namespace epsilon;
 using namespace epsilon::privacy;
@@ -233,6 +234,28 @@ class TestPrivacyTuning : public QObject {
     // The "about 4.3–4.8": geometric and Poisson, mean 10.
     QVERIFY(std::fabs(tunedStatement(run, 10.0, 1.0).epsilon - 4.28) < 0.02);
     QVERIFY(std::fabs(tunedStatement(run, 10.0, kInf).epsilon - 4.81) < 0.02);
+  }
+
+  // A tuned event composes with others like any event: RDP adds order by order.
+  void tunedEventsCompose() {
+    const DpEvent tuned =
+        repeatAndSelectEvent(selfComposedEvent(gaussianEvent(10.0), 4), {5.0, 1.0});
+    RdpAccountant once;
+    once.compose(tuned);
+    RdpAccountant twice;
+    twice.compose(tuned, 2);
+    twice.compose(gaussianEvent(3.0));
+    const std::vector<double> orders = defaultRdpOrders();
+    for (std::size_t i = 0; i < orders.size(); ++i)
+      QVERIFY(close(twice.rdpCurve()[i], 2.0 * once.rdpCurve()[i] + orders[i] / (2.0 * 3.0 * 3.0),
+                    1e-12));
+    QCOMPARE(twice.ledger().entries().size(), std::size_t{2});  // the two tuned runs merged
+    // Its curve is the formula's on the inner curve (4 steps of σ 10: 4α/200).
+    std::vector<double> inner;
+    for (double a : orders) inner.push_back(gaussianRdp(10.0, 4, a));
+    const std::vector<double> expected = rdpRepeatAndSelect(orders, inner, {5.0, 1.0});
+    for (std::size_t i = 0; i < orders.size(); ++i)
+      QVERIFY(close(once.rdpCurve()[i], expected[i], 1e-12));
   }
 
   void meanOneIsOneRun() {
