@@ -3,13 +3,15 @@
 // DP-SGD run given by its sampling (q and T, or epochs over a data set) with an optional
 // DP-PCA release before the steps (Abadi et al. 2016, §5; with --steps 0 accounted alone), or
 // an experiment file (--config): then every mechanism of the config is honoured and the
-// result is what the trained run ends with.
+// result is what the trained run ends with. With --tuning DIST (tuning_flags.h) the run is
+// private selection: the best of a random number of runs, beside one run and ⌈μ⌉ composed.
 #include <QCommandLineParser>
 #include <QJsonObject>
 
 #include "cli_options.h"
 #include "experiment_json.h"
 #include "privacy_flags.h"
+#include "tuning_flags.h"
 
 namespace epsilon::cli {
 
@@ -25,13 +27,16 @@ void addEpsilonOptions(QCommandLineParser& parser) {
       "\"pca\" gives the PCA's own)\n"
       "  PCA alone:    epsilonlab-cli epsilon --steps 0 --pca-noise 7 --delta 1e-5\n"
       "  experiment:   epsilonlab-cli epsilon --config run.json   (what the GUI's preview "
-      "shows and the trained run ends with)"));
+      "shows and the trained run ends with)\n"
+      "  tuning:       ... --tuning geometric:10   (the best of a random number of runs, mean "
+      "10, beside one run and 10 runs composed)"));
   addPrivacyRunOptions(parser);
   parser.addOptions({
       {QStringLiteral("noise-multiplier"),
        QStringLiteral("Noise multiplier sigma > 0 of the steps (not needed with --steps 0)."),
        QStringLiteral("S")},
   });
+  parser.addOption(tuningOption());
 }
 
 int runEpsilon(const QStringList& arguments) {
@@ -40,9 +45,14 @@ int runEpsilon(const QStringList& arguments) {
   if (const auto exitCode = parseOrExplain(parser, arguments, QStringLiteral("epsilon")))
     return *exitCode;
 
+  const std::optional<privacy::TuningDistribution> tuning = readTuning(parser);
   if (const auto planned = readPlannedRun(parser)) {
     QJsonObject result = planned->echo;
-    insertStatement(result, train::plannedPrivacy(planned->config, planned->input));
+    if (tuning)
+      insertTunedStatements(result, train::privacyDescription(planned->config, planned->input),
+                            *tuning);
+    else
+      insertStatement(result, train::plannedPrivacy(planned->config, planned->input));
     printJsonLine(result);
     return kExitOk;
   }
@@ -57,7 +67,13 @@ int runEpsilon(const QStringList& arguments) {
   result.insert(QStringLiteral("mechanism"), flags.steps == 0    ? QStringLiteral("pca")
                                              : flags.pca.enabled ? QStringLiteral("pca+dp-sgd")
                                                                  : QStringLiteral("dp-sgd"));
-  insertFlagStatement(result, flags, sigma);
+  if (tuning) {
+    const privacy::PrivacyStatement tuned =
+        insertTunedStatements(result, describeFlags(flags, sigma), *tuning);
+    if (tuned.pca) result.insert(QStringLiteral("pca"), pcaJson(flags.pca, tuned.pca->epsilon));
+  } else {
+    insertFlagStatement(result, flags, sigma);
+  }
   printJsonLine(result);
   return kExitOk;
 }

@@ -1,10 +1,13 @@
 // `epsilonlab-cli sweep`: runs every combination of one or two parameters (or a preset's
 // variants) as parallel jobs, writes one run file per point plus summary.csv, optionally
-// draws the family of curves (--plot), and can run one shard of the sweep (--shard K/N).
+// draws the family of curves (--plot), and can run one shard of the sweep (--shard K/N). With
+// --private-tuning DIST it runs instead a random number K of the grid's points, drawn at
+// random, and reports the best one with the privacy of releasing it (private_tuning.h).
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QStringList>
@@ -18,11 +21,14 @@
 #include "base/io/preset_file.h"
 #include "cli_options.h"
 #include "core/common/errors.h"
+#include "core/train/private_tuning.h"
+#include "core/train/run_planning.h"
 #include "core/train/sweep.h"
 #include "experiment_json.h"
 #include "reproduce_plot.h"
 #include "reproduce_runs.h"
 #include "sweep_slurm.h"
+#include "tuning_flags.h"
 
 namespace epsilon::cli {
 
@@ -112,6 +118,12 @@ void addSweepOptions(QCommandLineParser& parser) {
       {QStringLiteral("quick"),
        QStringLiteral("Use the preset's quick settings (fewer epochs, fewer examples).")},
       {QStringLiteral("quiet"), QStringLiteral("Do not print a line per finished run.")},
+      {QStringLiteral("private-tuning"),
+       QStringLiteral("Private tuning: train K of the grid's points drawn at random (K from "
+                      "DIST with the sweep's seed: poisson:MEAN, geometric:MEAN, log:MEAN or "
+                      "tnb:MEAN:SHAPE) and release the best by final test accuracy; prints its "
+                      "tuned epsilon (RDP; Papernot & Steinke 2022)."),
+       QStringLiteral("DIST")},
   });
   addSlurmOptions(parser);
 }
@@ -123,6 +135,7 @@ struct SweepFlags {
   std::optional<std::pair<int, int>> shard;
   QString plot;
   std::vector<train::SweepAxis> axes;
+  std::optional<privacy::TuningDistribution> tuning;  // --private-tuning
 };
 
 // --param and --param2 may ask for at most train::kMaxSweepRuns runs together (sweep.h).
@@ -165,6 +178,14 @@ SweepFlags readSweepFlags(const QCommandLineParser& parser) {
     if (parser.isSet(QLatin1String(flag)))
       flags.axes.push_back(parseAxis(QLatin1String(flag), parser.value(QLatin1String(flag))));
   checkAxesSize(flags.axes);
+  if (parser.isSet(QStringLiteral("private-tuning"))) {
+    flags.tuning = parseTuningDistribution(QStringLiteral("--private-tuning"),
+                                           parser.value(QStringLiteral("private-tuning")));
+    if (flags.shard)
+      throw UsageError(
+          "--private-tuning: cannot be mixed with --shard (K runs are drawn from "
+          "the whole grid)");
+  }
   return flags;
 }
 
@@ -266,6 +287,58 @@ void landRunFile(const QString& out, const train::SweepPoint& point,
   }
 }
 
+// The selection score private tuning names and maximises.
+constexpr const char* kTuningScore = "final test accuracy on the held-out test set";
+
+// --private-tuning: the grid's point that bounds every other's privacy (privacy_statement.h,
+// dominatingRun), then K points drawn from the sweep's seed in place of the grid.
+QJsonObject planPrivateTuning(SweepPlan& plan, const privacy::TuningDistribution& tuning,
+                              DatasetCache& cache) {
+  std::vector<privacy::PrivacyRunDescription> descriptions;
+  for (const auto& p : plan.points)
+    descriptions.push_back(train::privacyDescription(
+        p.config, train::planInput(p.config, *cache.get(p.config.dataset))));
+  const auto bound = privacy::dominatingRun(descriptions);
+  if (!bound)
+    throw UsageError(
+        "--private-tuning: no point of the grid costs at least as much privacy as every other "
+        "at every RDP order, so no one statement bounds a point drawn at random; sweep settings "
+        "where one point is the most expensive (e.g. noise_multiplier, learning_rate)");
+  QJsonObject summary{
+      {QStringLiteral("bounding_point"), plan.points[*bound].index},
+      {QStringLiteral("bounding_label"), QString::fromStdString(plan.points[*bound].label)},
+      {QStringLiteral("grid_points"), static_cast<qint64>(plan.points.size())},
+      {QStringLiteral("selection_score"), QString::fromUtf8(kTuningScore)}};
+  insertTunedStatements(summary, descriptions[*bound], tuning, "--private-tuning");
+  const train::PrivateTuningDraw draw =
+      train::drawPrivateTuning(plan.points, tuning, plan.base.training.seed);
+  QJsonArray drawn;
+  for (int index : draw.gridIndices)
+    drawn.append(plan.points[static_cast<std::size_t>(index)].index);
+  summary.insert(QStringLiteral("runs_drawn"), static_cast<qint64>(draw.runs));
+  summary.insert(QStringLiteral("grid_points_drawn"), drawn);
+  plan.points = draw.points;
+  return summary;
+}
+
+// The run released by private tuning: the best final test accuracy among finished runs.
+QJsonValue releasedRun(const SweepPlan& plan, const std::vector<train::RunResult>& results) {
+  std::optional<std::size_t> best;
+  double bestAccuracy = -1.0;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const train::ProgressEvent* last = lastEvaluation(results[i]);
+    if (results[i].status != train::RunStatus::Done || !last ||
+        !(last->testAccuracy > bestAccuracy))
+      continue;
+    best = i;
+    bestAccuracy = last->testAccuracy;
+  }
+  if (!best) return QJsonValue(QJsonValue::Null);  // K = 0, or no run finished
+  return QJsonObject{{QStringLiteral("run"), plan.points[*best].index},
+                     {QStringLiteral("label"), QString::fromStdString(plan.points[*best].label)},
+                     {QStringLiteral("final_accuracy"), bestAccuracy}};
+}
+
 int runSweep(const QStringList& arguments) {
   QCommandLineParser parser;
   addSweepOptions(parser);
@@ -273,10 +346,17 @@ int runSweep(const QStringList& arguments) {
   const SweepFlags flags = readSweepFlags(parser);
   checkSlurmFlagUse(parser);
   DatasetCache cache;
-  const SweepPlan plan = planSweep(parser, flags, cache);
-  if (parser.isSet(QStringLiteral("slurm")))
+  SweepPlan plan = planSweep(parser, flags, cache);
+  if (parser.isSet(QStringLiteral("slurm"))) {
+    if (flags.tuning)
+      throw UsageError("--private-tuning: runs on this computer only (not with --slurm)");
     return submitSweepToSlurm(parser, static_cast<int>(plan.points.size()));
+  }
   const bool accountantOnly = plan.preset && plan.preset->kind == ui::PresetKind::Accountant;
+  if (flags.tuning && accountantOnly)
+    throw UsageError("--private-tuning: an accountant-only preset trains nothing to select from");
+  std::optional<QJsonObject> tuning;
+  if (flags.tuning) tuning = planPrivateTuning(plan, *flags.tuning, cache);
   std::vector<PlannedRun> planned;
   for (const auto& p : plan.points) planned.push_back({p, accountantOnly});
   const bool quiet = parser.isSet(QStringLiteral("quiet"));
@@ -286,6 +366,10 @@ int runSweep(const QStringList& arguments) {
                    landRunFile(parser.value(QStringLiteral("out")), plan.points[i], r);
                    if (!quiet) printJsonLine(pointSummary(plan.points[i], r));
                  });
+  if (tuning) {
+    tuning->insert(QStringLiteral("released"), releasedRun(plan, results));
+    printJsonLine(QJsonObject{{QStringLiteral("private_tuning"), *tuning}});
+  }
   return reportSweep(parser, flags, plan, results);
 }
 

@@ -7,29 +7,40 @@
 namespace epsilon::ui {
 
 namespace {
-void flattenInto(const QJsonObject& object, const QString& prefix, QMap<QString, QString>& out) {
+void flattenInto(const QJsonObject& object, const QString& prefix, QMap<QString, QJsonValue>& out) {
   for (auto it = object.begin(); it != object.end(); ++it) {
     const QString key = prefix.isEmpty() ? it.key() : prefix + QLatin1Char('.') + it.key();
-    const QJsonValue value = it.value();
-    if (value.isObject()) {
-      flattenInto(value.toObject(), key, out);
-    } else if (value.isArray()) {
-      out.insert(key,
-                 QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact)));
-    } else if (value.isDouble()) {
-      out.insert(key, QString::number(value.toDouble(), 'g', 6));
-    } else if (value.isBool()) {
-      out.insert(key, value.toBool() ? QStringLiteral("true") : QStringLiteral("false"));
+    if (it.value().isObject()) {
+      flattenInto(it.value().toObject(), key, out);
     } else {
-      out.insert(key, value.toString());
+      out.insert(key, it.value());
     }
   }
 }
 }  // namespace
 
+QMap<QString, QJsonValue> flattenConfigValues(const QJsonObject& config) {
+  QMap<QString, QJsonValue> out;
+  flattenInto(config, QString(), out);
+  return out;
+}
+
 QMap<QString, QString> flattenConfig(const QJsonObject& config) {
   QMap<QString, QString> out;
-  flattenInto(config, QString(), out);
+  const QMap<QString, QJsonValue> values = flattenConfigValues(config);
+  for (auto it = values.cbegin(); it != values.cend(); ++it) {
+    const QJsonValue& value = it.value();
+    if (value.isArray()) {
+      out.insert(it.key(),
+                 QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact)));
+    } else if (value.isDouble()) {
+      out.insert(it.key(), QString::number(value.toDouble(), 'g', 6));
+    } else if (value.isBool()) {
+      out.insert(it.key(), value.toBool() ? QStringLiteral("true") : QStringLiteral("false"));
+    } else {
+      out.insert(it.key(), value.toString());
+    }
+  }
   return out;
 }
 

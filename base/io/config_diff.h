@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QJsonObject>
+#include <QJsonValue>
 #include <QMap>
 #include <QString>
 #include <QStringList>
@@ -12,6 +13,8 @@ namespace epsilon::ui {
 
 // "dataset.name" -> "mnist-10k", nested objects flattened with dots, arrays as JSON text.
 QMap<QString, QString> flattenConfig(const QJsonObject& config);
+// The same keys with their JSON values as they are (numbers at full precision, for exports).
+QMap<QString, QJsonValue> flattenConfigValues(const QJsonObject& config);
 
 // Keys whose values are not the same in every config (a key missing somewhere differs).
 QStringList differingKeys(const std::vector<QJsonObject>& configs);

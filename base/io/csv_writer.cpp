@@ -1,7 +1,11 @@
 #include "base/io/csv_writer.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <cmath>
 #include <stdexcept>
+
+#include "base/io/config_diff.h"
 
 namespace epsilon::ui {
 
@@ -24,7 +28,27 @@ QString csvJson(const QJsonValue& v) {
   if (v.isDouble()) return csvNumber(v.toDouble());
   if (v.isBool()) return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
   if (v.isString()) return csvText(v.toString());
+  if (v.isArray() || v.isObject())
+    return csvText(
+        QString::fromUtf8((v.isArray() ? QJsonDocument(v.toArray()) : QJsonDocument(v.toObject()))
+                              .toJson(QJsonDocument::Compact)));
   return {};
+}
+
+QStringList settingColumns(const std::vector<QJsonObject>& configs) {
+  QStringList columns{QStringLiteral("model.preset"), QStringLiteral("model.hidden"),
+                      QStringLiteral("training.lot_size"), QStringLiteral("training.epochs"),
+                      QStringLiteral("optimizer.learning_rate")};
+  for (const QString& key : differingKeys(configs))
+    if (!columns.contains(key)) columns << key;
+  return columns;
+}
+
+QStringList settingCells(const QJsonObject& config, const QStringList& columns) {
+  const QMap<QString, QJsonValue> values = flattenConfigValues(config);
+  QStringList cells;
+  for (const QString& column : columns) cells << csvJson(values.value(column));
+  return cells;
 }
 
 CsvWriter::CsvWriter(const QStringList& header) : m_columns(header.size()) {

@@ -16,6 +16,20 @@ QString formatEpsilon(double epsilon) {
   return formatNumber(epsilon, 3);
 }
 
+QString formatEpsilonAgainst(double epsilon, double target) {
+  const QString plain = formatEpsilon(epsilon);
+  if (!std::isfinite(epsilon) || !std::isfinite(target) || !(target > 0) || epsilon == target ||
+      std::abs(epsilon - target) > 0.01 * target)
+    return plain;
+  // The fewest significant digits (at least 3) whose text is on the same side as ε itself.
+  for (int digits = 3; digits <= 17; ++digits) {
+    const QString text = QString::number(epsilon, 'g', digits);
+    const double shown = text.toDouble();
+    if (shown != target && (shown > target) == (epsilon > target)) return text;
+  }
+  return QString::number(epsilon, 'g', 17);
+}
+
 QString formatDelta(double delta) {
   if (!(delta > 0)) return formatNumber(delta);
   const double exponent = std::log10(delta);

@@ -82,7 +82,8 @@ TargetCalibration calibrateForTarget(const train::ExperimentConfig& c,
                                      const train::RunPlanInput& input, double targetEpsilon) {
   TargetCalibration out;
   try {
-    out.sigma = train::calibrateNoise(c, input, targetEpsilon).noiseMultiplier;
+    out.sigma =
+        train::calibrateNoise(c, input, targetEpsilon, kNoiseMultiplierDecimals).noiseMultiplier;
     out.pca = train::plannedPrivacy(c, input).pca;
   } catch (const std::exception& e) {
     out.error = QString::fromUtf8(e.what());

@@ -57,6 +57,10 @@ bool previewIsInstant(const train::ExperimentConfig& config);
 
 PrivacyPreview computePrivacyPreview(const PrivacyPreviewInput& input);
 
+// Decimals of σ as the experiment panel's σ field shows and stores it: a calibrated σ is
+// rounded UP onto them, so the run's ε never exceeds the target (1.72009 -> 1.721, not 1.72).
+inline constexpr int kNoiseMultiplierDecimals = 3;
+
 // What a calibration for "Fix ε" brings back: σ₀ for the target (the one calibration,
 // run_planning.h: tanh's √P, adaptive clipping's count noise, a schedule through σ₀, the PCA
 // release held fixed), or why the target cannot be met. Slow with PLD: run it off the GUI thread.

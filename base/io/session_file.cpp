@@ -216,14 +216,20 @@ std::vector<RunRecord> loadSession(const QString& path) {
 }
 
 void exportHistoryCsv(const QString& path, const std::vector<RunRecord>& runs) {
-  // The run's name and privacy label, then the evaluation point's own columns.
-  CsvWriter csv(QStringList{"run_id", "run_name", "privacy"} + evalPointKeys());
-  for (const auto& r : runs) {
+  // The run's name and privacy label, the evaluation point's own columns, then the settings
+  // that say what each run was (model, lot size, epochs, learning rate, and all that differ).
+  std::vector<QJsonObject> configs;
+  for (const auto& r : runs) configs.push_back(experimentToJson(r.config));
+  const QStringList settings = settingColumns(configs);
+  CsvWriter csv(QStringList{"run_id", "run_name", "privacy"} + evalPointKeys() + settings);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const RunRecord& r = runs[i];
+    const QStringList settingValues = settingCells(configs[i], settings);
     for (const auto& e : r.evals) {
       const QJsonObject point = evalPointToJson(e);
       QStringList cells{QString::number(r.id), csvText(r.name), csvText(r.privacyLabel)};
       for (const QString& key : evalPointKeys()) cells << csvJson(point.value(key));
-      csv.addRow(cells);
+      csv.addRow(cells + settingValues);
     }
   }
   writeFileAtomically(path, csv.bytes());

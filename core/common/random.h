@@ -23,6 +23,7 @@ enum class RandomPurpose : std::uint32_t {
   Audit = 8,  // canaries, their inclusion and the attack's member sample (core/audit)
   PcaSample = 9,
   PcaNoise = 10,
+  Tuning = 11,  // private tuning: the number of runs, the points drawn, their seeds
   Test = 99,
 };
 

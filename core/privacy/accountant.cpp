@@ -26,6 +26,10 @@ std::size_t hashEvent(const DpEvent& event) {
     if (s->inner) hashCombine(seed, hashEvent(*s->inner));
   } else if (const auto* c = event.as<ComposedEvent>()) {
     for (const DpEvent& inner : c->events) hashCombine(seed, hashEvent(inner));
+  } else if (const auto* r = event.as<RepeatAndSelectEvent>()) {
+    hashCombine(seed, std::hash<double>{}(r->distribution.mean));
+    hashCombine(seed, std::hash<double>{}(r->distribution.shape));
+    if (r->inner) hashCombine(seed, hashEvent(*r->inner));
   }
   return seed;
 }
@@ -103,6 +107,7 @@ std::optional<std::string> gaussianReductionProblem(const DpEvent& event) {
     }
     return std::nullopt;
   }
+  if (event.as<RepeatAndSelectEvent>()) return std::string(kRepeatAndSelectNotGaussian);
   return "unknown event " + describe(event);
 }
 

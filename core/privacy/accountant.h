@@ -52,7 +52,12 @@ struct GaussianAtoms {
 // event must contain only Gaussian releases (possibly composed), which on the same sample
 // act as one Gaussian with σ = (Σ n_i/σ_i²)^{−1/2} (Dong, Roth & Su 2022, Cor. 3.3); nested
 // sampling or a sampled non-private release is refused.
+// A repeat-and-select event is no sampled Gaussian: its reason says which accountant has a
+// bound for it (the RDP accountant, rdp_tuning.h), so the PLD accountant's refusal is clear.
 std::optional<std::string> gaussianReductionProblem(const DpEvent& event);
+inline constexpr const char* kRepeatAndSelectNotGaussian =
+    "releasing the best of a random number of runs (private tuning) is bounded only in Renyi "
+    "DP (Papernot & Steinke 2022); use the RDP accountant";
 
 // Adds `count` times `event` (which must pass gaussianReductionProblem) to `atoms`, merging
 // equal atoms.

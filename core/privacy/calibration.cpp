@@ -57,11 +57,9 @@ void checkCalibrationRequest(double targetEpsilon, const CalibrationOptions& opt
   }
 }
 
-}  // namespace
-
-Calibration calibrateNoiseMultiplier(const std::function<double(double)>& epsilonOf,
-                                     double targetEpsilon, CalibrationOptions options) {
-  checkCalibrationRequest(targetEpsilon, options);
+// The bracketing and bisection of calibrateNoiseMultiplier, before any rounding.
+Calibration bisectNoiseMultiplier(const std::function<double(double)>& epsilonOf,
+                                  double targetEpsilon, const CalibrationOptions& options) {
   Calibration result;
   const auto evaluate = [&](double sigma) {
     ++result.evaluations;
@@ -111,6 +109,32 @@ Calibration calibrateNoiseMultiplier(const std::function<double(double)>& epsilo
   result.noiseMultiplier = high;
   result.epsilon = highEpsilon;
   return result;
+}
+
+}  // namespace
+
+Calibration calibrateNoiseMultiplier(const std::function<double(double)>& epsilonOf,
+                                     double targetEpsilon, CalibrationOptions options) {
+  checkCalibrationRequest(targetEpsilon, options);
+  Calibration result = bisectNoiseMultiplier(epsilonOf, targetEpsilon, options);
+  if (!options.roundUpDecimals) return result;
+  // σ on the grid 10^−d, at or above the bisection's σ: ε(σ) can only fall. Checked again, and
+  // moved up one more step while it is not met (rounding in the accountant, never expected).
+  const double scale = std::pow(10.0, *options.roundUpDecimals);
+  double units = std::ceil(result.noiseMultiplier * scale - 1e-9);
+  for (int attempt = 0; attempt < 100; ++attempt, units += 1.0) {
+    const double sigma = units / scale;
+    ++result.evaluations;
+    const double epsilon = epsilonOf(sigma);
+    if (epsilon <= targetEpsilon) {
+      result.noiseMultiplier = sigma;
+      result.epsilon = epsilon;
+      return result;
+    }
+  }
+  throw PrivacyError("target ε " + number(targetEpsilon) + ": no noise multiplier with " +
+                     std::to_string(*options.roundUpDecimals) + " decimals above " +
+                     number(result.noiseMultiplier) + " meets it");
 }
 
 }  // namespace epsilon::privacy

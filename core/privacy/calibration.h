@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 #include "core/privacy/accountant.h"
 #include "core/privacy/rdp.h"
@@ -28,6 +29,10 @@ struct CalibrationOptions {
   // The bracket search starts here and moves by this factor.
   double initialNoiseMultiplier = 1.0;
   double bracketFactor = 2.0;
+  // When set, σ is given with this many decimals (as a field that shows and stores σ keeps
+  // it), rounded UP onto that grid and checked again: a larger σ never raises ε, so the σ a
+  // user ends up with never overshoots the target (1.72009 becomes 1.721, not 1.72).
+  std::optional<int> roundUpDecimals;
 };
 
 struct Calibration {
@@ -36,8 +41,9 @@ struct Calibration {
   int evaluations = 0;
 };
 
-// Smallest σ in [min, max] with epsilonOf(σ) ≤ targetEpsilon, to relativeTolerance; epsilonOf
-// must be non-increasing in σ. Returns min if even it meets the target. Throws PrivacyError
+// Smallest σ in [min, max] with epsilonOf(σ) ≤ targetEpsilon, to relativeTolerance (then rounded
+// up to roundUpDecimals when set, its ε still ≤ the target); epsilonOf must be non-increasing
+// in σ. Returns min if even it meets the target. Throws PrivacyError
 // "target ε … cannot be reached …" if the target is not > 0 or max does not meet it.
 Calibration calibrateNoiseMultiplier(const std::function<double(double)>& epsilonOf,
                                      double targetEpsilon, CalibrationOptions options = {});

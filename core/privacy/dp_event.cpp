@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/common/errors.h"
+#include "core/common/text.h"
 
 namespace epsilon::privacy {
 
@@ -41,6 +42,12 @@ DpEvent::DpEvent(SelfComposedEvent event)
     : m_value(std::make_shared<const Variant>(std::move(event))) {}
 DpEvent::DpEvent(ComposedEvent event)
     : m_value(std::make_shared<const Variant>(std::move(event))) {}
+DpEvent::DpEvent(RepeatAndSelectEvent event)
+    : m_value(std::make_shared<const Variant>(std::move(event))) {}
+
+bool TuningDistribution::isPoisson() const {
+  return std::isinf(shape) && shape > 0.0;
+}
 
 bool operator==(const DpEvent& a, const DpEvent& b) {
   if (a.m_value == b.m_value) return true;
@@ -63,6 +70,10 @@ bool operator==(const DpEvent& a, const DpEvent& b) {
                         [&](const ComposedEvent& x) {
                           return x.events == std::get<ComposedEvent>(*b.m_value).events;
                         },
+                        [&](const RepeatAndSelectEvent& x) {
+                          const auto& y = std::get<RepeatAndSelectEvent>(*b.m_value);
+                          return x.distribution == y.distribution && sameInner(x.inner, y.inner);
+                        },
                     },
                     *a.m_value);
 }
@@ -83,36 +94,47 @@ DpEvent composedEvent(std::vector<DpEvent> events) {
   return ComposedEvent{std::move(events)};
 }
 
+DpEvent repeatAndSelectEvent(const DpEvent& inner, TuningDistribution distribution) {
+  return RepeatAndSelectEvent{std::make_shared<const DpEvent>(inner), distribution};
+}
+
 DpEvent dpSgdStepEvent(double sampleRate, double noiseMultiplier) {
   return poissonSampledEvent(sampleRate, gaussianEvent(noiseMultiplier));
 }
 
 std::string describe(const DpEvent& event) {
-  return std::visit(Overloaded{
-                        [](const NoOpEvent&) { return std::string("NoOp"); },
-                        [](const NonPrivateEvent&) { return std::string("NonPrivate"); },
-                        [](const GaussianEvent& x) {
-                          return "Gaussian(sigma=" + number(x.noiseMultiplier) + ")";
-                        },
-                        [](const PoissonSampledEvent& x) {
-                          return "PoissonSampled(q=" + number(x.sampleRate) + ", " +
-                                 (x.inner ? describe(*x.inner) : std::string("<missing>")) + ")";
-                        },
-                        [](const SelfComposedEvent& x) {
-                          return "SelfComposed(" +
-                                 (x.inner ? describe(*x.inner) : std::string("<missing>")) +
-                                 ", count=" + std::to_string(x.count) + ")";
-                        },
-                        [](const ComposedEvent& x) {
-                          std::string text = "Composed(";
-                          for (std::size_t k = 0; k < x.events.size(); ++k) {
-                            if (k > 0) text += ", ";
-                            text += describe(x.events[k]);
-                          }
-                          return text + ")";
-                        },
-                    },
-                    event.value());
+  return std::visit(
+      Overloaded{
+          [](const NoOpEvent&) { return std::string("NoOp"); },
+          [](const NonPrivateEvent&) { return std::string("NonPrivate"); },
+          [](const GaussianEvent& x) {
+            return "Gaussian(sigma=" + number(x.noiseMultiplier) + ")";
+          },
+          [](const PoissonSampledEvent& x) {
+            return "PoissonSampled(q=" + number(x.sampleRate) + ", " +
+                   (x.inner ? describe(*x.inner) : std::string("<missing>")) + ")";
+          },
+          [](const SelfComposedEvent& x) {
+            return "SelfComposed(" + (x.inner ? describe(*x.inner) : std::string("<missing>")) +
+                   ", count=" + std::to_string(x.count) + ")";
+          },
+          [](const ComposedEvent& x) {
+            std::string text = "Composed(";
+            for (std::size_t k = 0; k < x.events.size(); ++k) {
+              if (k > 0) text += ", ";
+              text += describe(x.events[k]);
+            }
+            return text + ")";
+          },
+          [](const RepeatAndSelectEvent& x) {
+            // A whole run's events can be long: at most 80 characters of them.
+            return "RepeatAndSelect(" +
+                   (x.inner ? clippedText(describe(*x.inner)) : std::string("<missing>")) +
+                   ", mean=" + number(x.distribution.mean) +
+                   ", shape=" + number(x.distribution.shape) + ")";
+          },
+      },
+      event.value());
 }
 
 void validate(const DpEvent& event) {
@@ -147,8 +169,22 @@ void validate(const DpEvent& event) {
           [](const ComposedEvent& x) {
             for (const DpEvent& inner : x.events) validate(inner);
           },
+          [](const RepeatAndSelectEvent& x) {
+            validateTuning(x.distribution, "RepeatAndSelect event");
+            if (!x.inner) throw PrivacyError("RepeatAndSelect event: inner event is missing");
+            validate(*x.inner);
+          },
       },
       event.value());
+}
+
+void validateTuning(const TuningDistribution& distribution, const std::string& field) {
+  if (!(distribution.mean >= 1.0) || !std::isfinite(distribution.mean))
+    throw PrivacyError(field + ".mean: expected a finite mean number of runs >= 1, got " +
+                       number(distribution.mean));
+  if (!(distribution.shape >= 0.0))
+    throw PrivacyError(field + ".shape: expected a shape >= 0 (or inf for Poisson), got " +
+                       number(distribution.shape));
 }
 
 }  // namespace epsilon::privacy

@@ -42,11 +42,30 @@ struct ComposedEvent {
   std::vector<DpEvent> events;
 };
 
+// The law of the number of runs K of a repeat-and-select event (Papernot & Steinke 2022,
+// "Hyperparameter Tuning with Renyi Differential Privacy", §3): the truncated negative
+// binomial of shape η ≥ 0 with mean μ ≥ 1 (η = 0 the logarithmic law, η = 1 the geometric),
+// or the Poisson law of mean μ (η = +∞, the limit of the family). μ = 1 with a finite η is
+// K = 1, a single run.
+struct TuningDistribution {
+  double mean = 1.0;   // μ = E[K] ≥ 1
+  double shape = 1.0;  // η ≥ 0, or +∞ for Poisson
+  bool isPoisson() const;
+  friend bool operator==(const TuningDistribution&, const TuningDistribution&) = default;
+};
+
+// `inner` (a whole training run) run K times on the same data with fresh randomness, K drawn
+// from `distribution`, and only the best of the K outputs released (private selection).
+struct RepeatAndSelectEvent {
+  std::shared_ptr<const DpEvent> inner;
+  TuningDistribution distribution;
+};
+
 // An immutable value: copies share their sub-events, equality compares the whole tree.
 class DpEvent {
  public:
   using Variant = std::variant<NoOpEvent, NonPrivateEvent, GaussianEvent, PoissonSampledEvent,
-                               SelfComposedEvent, ComposedEvent>;
+                               SelfComposedEvent, ComposedEvent, RepeatAndSelectEvent>;
 
   DpEvent();  // a NoOpEvent
   DpEvent(NoOpEvent event);
@@ -55,6 +74,7 @@ class DpEvent {
   DpEvent(PoissonSampledEvent event);
   DpEvent(SelfComposedEvent event);
   DpEvent(ComposedEvent event);
+  DpEvent(RepeatAndSelectEvent event);
 
   const Variant& value() const { return *m_value; }
   template <typename T>
@@ -73,6 +93,7 @@ DpEvent gaussianEvent(double noiseMultiplier);
 DpEvent poissonSampledEvent(double sampleRate, const DpEvent& inner);
 DpEvent selfComposedEvent(const DpEvent& inner, long long count);
 DpEvent composedEvent(std::vector<DpEvent> events);
+DpEvent repeatAndSelectEvent(const DpEvent& inner, TuningDistribution distribution);
 
 // The canonical DP-SGD step: a Gaussian release of the noisy gradient sum on a Poisson
 // sample. PoissonSampled(q, Gaussian(σ)).
@@ -83,7 +104,12 @@ DpEvent dpSgdStepEvent(double sampleRate, double noiseMultiplier);
 std::string describe(const DpEvent& event);
 
 // Throws PrivacyError naming the offending field if a parameter is out of range: σ must be
-// finite and > 0, q in [0, 1], counts >= 0, sub-events present.
+// finite and > 0, q in [0, 1], counts >= 0, sub-events present, a tuning distribution's
+// mean finite and >= 1 and its shape >= 0 (validateTuning).
 void validate(const DpEvent& event);
+
+// Throws PrivacyError naming `field` ("<field>.mean", "<field>.shape") unless μ is finite and
+// >= 1 and η is >= 0 (finite, or +∞ for Poisson).
+void validateTuning(const TuningDistribution& distribution, const std::string& field);
 
 }  // namespace epsilon::privacy

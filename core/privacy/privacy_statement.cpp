@@ -11,6 +11,7 @@
 #include "core/common/errors.h"
 #include "core/common/text.h"
 #include "core/privacy/dp_pca.h"
+#include "core/privacy/rdp_accountant.h"
 
 namespace epsilon::privacy {
 
@@ -18,6 +19,8 @@ namespace {
 
 // PLD's grid for σ_t ≠ σ₀ (accountedNoiseMultiplier).
 constexpr double kPldSigmaGridRatio = 0.99;
+// Most repetitions of a whole run a description may ask for (privacy.runs).
+constexpr long long kMaxRuns = 1000000;
 
 void validateRun(const PrivacyRunDescription& run) {
   if (!(run.sampleRate > 0.0 && run.sampleRate <= 1.0))
@@ -30,6 +33,17 @@ void validateRun(const PrivacyRunDescription& run) {
   if (run.pca && (!(run.pcaNoiseMultiplier >= 0.0) || !std::isfinite(run.pcaNoiseMultiplier)))
     throw PrivacyError("model.pca_noise: expected a finite noise multiplier >= 0, got " +
                        shortNumber(run.pcaNoiseMultiplier));
+  if (run.runs < 1 || run.runs > kMaxRuns)
+    throw PrivacyError("privacy.runs: expected an integer in [1, " + std::to_string(kMaxRuns) +
+                       "], got " + std::to_string(run.runs));
+  if (run.tuning) {
+    validateTuning(*run.tuning, "privacy.tuning");
+    if (run.accountant == AccountantKind::Pld)
+      throw PrivacyError(
+          std::string("privacy.tuning: the PLD accountant cannot account for the best of a "
+                      "random number of runs: ") +
+          kRepeatAndSelectNotGaussian);
+  }
   if (run.privatizer == PrivatizerKind::None) return;
   const std::size_t count = run.noiseMultipliers.size();
   if (count != 1 && count != static_cast<std::size_t>(run.steps))
@@ -108,6 +122,8 @@ std::string accountingBytes(const PrivacyRunDescription& run, bool nominal) {
   add(nominal), add(run.privatizer), add(run.sampleRate), add(run.steps);
   add(run.parameterCount), add(run.countNoiseStd), add(run.delta), add(run.accountant);
   add(run.conversion), add(run.pca), add(run.pcaNoiseMultiplier), add(run.pcaSampleFraction);
+  add(run.runs), add(run.tuning.has_value());
+  if (run.tuning) add(run.tuning->mean), add(run.tuning->shape);
   bytes.append(reinterpret_cast<const char*>(run.noiseMultipliers.data()),
                run.noiseMultipliers.size() * sizeof(double));
   return bytes;
@@ -192,9 +208,11 @@ double accountedNoiseMultiplier(AccountantKind accountant, double sigma, double 
   return std::min(sigma, firstSigma * std::pow(kPldSigmaGridRatio, k));
 }
 
-std::vector<std::pair<DpEvent, long long>> privacyEvents(const PrivacyRunDescription& run,
-                                                         bool nominal) {
-  validateRun(run);
+namespace {
+
+// The events of one run, validated: the PCA release, then each run of equal steps.
+std::vector<std::pair<DpEvent, long long>> oneRunEvents(const PrivacyRunDescription& run,
+                                                        bool nominal) {
   std::vector<std::pair<DpEvent, long long>> events;
   // The projection is released before the first step, once, whatever the privatizer.
   if (run.pca) events.emplace_back(dpPcaEvent(run.pcaNoiseMultiplier), 1);
@@ -223,6 +241,21 @@ std::vector<std::pair<DpEvent, long long>> privacyEvents(const PrivacyRunDescrip
   return events;
 }
 
+}  // namespace
+
+std::vector<std::pair<DpEvent, long long>> privacyEvents(const PrivacyRunDescription& run,
+                                                         bool nominal) {
+  validateRun(run);
+  std::vector<std::pair<DpEvent, long long>> events = oneRunEvents(run, nominal);
+  if (run.runs > 1)  // K-fold composition: every event K times as often
+    for (auto& entry : events) entry.second *= run.runs;
+  if (!run.tuning || events.empty()) return events;
+  std::vector<DpEvent> inner;
+  for (const auto& [event, count] : events) inner.push_back(selfComposedEvent(event, count));
+  const DpEvent whole = inner.size() == 1 ? inner.front() : composedEvent(std::move(inner));
+  return {{repeatAndSelectEvent(whole, *run.tuning), 1}};
+}
+
 PrivacyStatement privacyStatement(const PrivacyRunDescription& run) {
   validateRun(run);
   PrivacyStatement s;
@@ -240,6 +273,8 @@ PrivacyStatement privacyStatement(const PrivacyRunDescription& run) {
   if (releasesWithoutNoise(run)) {
     s.epsilon = std::numeric_limits<double>::infinity();
     s.status = GuaranteeStatus::NoPrivacy;
+    if (run.tuning)
+      s.tuning = TuningStatement{*run.tuning, s.epsilon, comparisonRuns(*run.tuning), s.epsilon};
     return s;
   }
   const EpsilonBound honest = accounted(run, false);
@@ -250,7 +285,28 @@ PrivacyStatement privacyStatement(const PrivacyRunDescription& run) {
   s.effectiveNoiseMultiplier = effectiveNoiseMultiplier(run);
   s.noiseRounded = anyRounded(run);
   s.status = statusOf(run, s.epsilon);
+  if (run.tuning) {
+    const long long fixed = comparisonRuns(*run.tuning);
+    s.tuning = TuningStatement{*run.tuning, privacyStatement(singleRun(run)).epsilon, fixed,
+                               privacyStatement(composedRuns(run, fixed)).epsilon};
+  }
   return s;
+}
+
+PrivacyRunDescription singleRun(const PrivacyRunDescription& run) {
+  return composedRuns(run, 1);
+}
+
+PrivacyRunDescription composedRuns(const PrivacyRunDescription& run, long long runs) {
+  PrivacyRunDescription plain = run;
+  plain.tuning.reset();
+  plain.runs = runs;
+  return plain;
+}
+
+long long comparisonRuns(const TuningDistribution& distribution) {
+  validateTuning(distribution, "privacy.tuning");
+  return static_cast<long long>(std::ceil(distribution.mean));
 }
 
 PrivacyRunDescription firstSteps(const PrivacyRunDescription& run, long long steps) {
@@ -345,6 +401,41 @@ SamplingKind parseSamplingWords(const std::string& text, const std::string& fiel
 
 const char* accountantWords(AccountantKind accountant) {
   return accountant == AccountantKind::Rdp ? "RDP" : "PLD (tight)";
+}
+
+std::optional<std::size_t> dominatingRun(const std::vector<PrivacyRunDescription>& runs) {
+  std::vector<std::vector<double>> curves;
+  for (const PrivacyRunDescription& run : runs) {
+    RdpAccountant accountant(RdpAccountantOptions{defaultRdpOrders(), run.conversion});
+    PrivacyRunDescription plain = singleRun(run);
+    plain.accountant = AccountantKind::Rdp;  // the curve itself, σ_t as given
+    for (const auto& [event, count] : privacyEvents(plain)) accountant.compose(event, count);
+    curves.push_back(accountant.rdpCurve());
+  }
+  for (std::size_t i = 0; i < curves.size(); ++i) {
+    const bool dominates = std::all_of(curves.begin(), curves.end(), [&](const auto& other) {
+      for (std::size_t k = 0; k < other.size(); ++k)
+        if (!(curves[i][k] >= other[k])) return false;
+      return true;
+    });
+    if (dominates) return i;
+  }
+  return std::nullopt;
+}
+
+const char* tuningLawName(const TuningDistribution& distribution) {
+  if (distribution.isPoisson()) return "poisson";
+  if (distribution.shape == 1.0) return "geometric";
+  if (distribution.shape == 0.0) return "log";
+  return "tnb";
+}
+
+std::string tuningWords(const TuningDistribution& d) {
+  std::string law = d.isPoisson()    ? "Poisson"
+                    : d.shape == 1.0 ? "geometric"
+                    : d.shape == 0.0 ? "logarithmic"
+                                     : "truncated negative binomial, shape " + shortNumber(d.shape);
+  return "best of a random number of runs (" + law + ", mean " + shortNumber(d.mean) + ")";
 }
 
 }  // namespace epsilon::privacy

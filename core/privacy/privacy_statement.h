@@ -45,6 +45,12 @@ struct PrivacyRunDescription {
   bool pca = false;
   double pcaNoiseMultiplier = 0.0;  // σ_pca; 0 releases the sample's PCA without noise
   double pcaSampleFraction = 0.1;   // f, for the label only
+  // The whole run repeated on the same data: `runs` times with every output released (their
+  // plain composition), and, with `tuning`, that a random number K of times with only the
+  // best output released (private selection, Papernot & Steinke 2022; rdp_tuning.h). Tuning is
+  // bounded in RDP only: with the PLD accountant the statement refuses it (privacy.tuning).
+  long long runs = 1;
+  std::optional<TuningDistribution> tuning;
 };
 
 enum class GuaranteeStatus {
@@ -61,6 +67,15 @@ struct PcaStatement {
   double epsilon = 0.0;          // ε of the release alone, same δ and accountant
 };
 
+// A tuned run (PrivacyRunDescription::tuning) beside what it is compared with, at the same δ
+// and accountant: one run alone, and a fixed K = ⌈μ⌉ runs composed with every output released.
+struct TuningStatement {
+  TuningDistribution distribution;
+  double singleRunEpsilon = 0.0;
+  long long fixedRuns = 1;
+  double fixedRunsEpsilon = 0.0;
+};
+
 struct PrivacyStatement {
   double epsilon = 0.0;  // the honest ε (∞ when there is no bound)
   double delta = 0.0;
@@ -73,6 +88,7 @@ struct PrivacyStatement {
   double effectiveNoiseMultiplier = 0.0;  // σ of step 0 as the accountant sees it
   bool noiseRounded = false;              // some σ_t was rounded down (accountedNoiseMultiplier)
   std::optional<PcaStatement> pca;
+  std::optional<TuningStatement> tuning;  // ε above is then the tuned run's, best released
 
   bool isGuarantee() const { return status == GuaranteeStatus::Guarantee; }
 };
@@ -83,6 +99,20 @@ struct PrivacyStatement {
 // events and accounts them with a fresh accountant. A pure function of its argument: the same
 // description gives the same double wherever and however often it is asked.
 PrivacyStatement privacyStatement(const PrivacyRunDescription& run);
+
+// The same run without private selection: once (singleRun), or `runs` times with every
+// output released (composedRuns: the plain `runs`-fold composition).
+PrivacyRunDescription singleRun(const PrivacyRunDescription& run);
+PrivacyRunDescription composedRuns(const PrivacyRunDescription& run, long long runs);
+// The fixed number of runs a tuning distribution is compared with: K = ⌈μ⌉.
+long long comparisonRuns(const TuningDistribution& distribution);
+
+// Private tuning over a grid draws each run's settings at random among `runs`. Such a run is
+// bounded by any description whose RDP curve (RDP accountant, its order grid) is at least every
+// other's at every order: Rényi divergence is jointly quasi-convex (van Erven & Harremoës
+// 2014, Thm. 13), so a random choice among mechanisms costs at most the worst of them. Returns
+// that description's index (the first, if several), or nullopt when none dominates all.
+std::optional<std::size_t> dominatingRun(const std::vector<PrivacyRunDescription>& runs);
 
 // The run's first `steps` steps (steps ≤ run.steps): what the run has released after them.
 PrivacyRunDescription firstSteps(const PrivacyRunDescription& run, long long steps);
@@ -126,5 +156,9 @@ GuaranteeStatus parseStatusWords(const std::string& text, const std::string& fie
 const char* samplingWords(SamplingKind sampling);
 SamplingKind parseSamplingWords(const std::string& text, const std::string& field);
 const char* accountantWords(AccountantKind accountant);  // "RDP", "PLD (tight)"
+// "poisson", "geometric", "log" or "tnb": the law's name as `--tuning` spells it.
+const char* tuningLawName(const TuningDistribution& distribution);
+// "best of a random number of runs (Poisson, mean 10)".
+std::string tuningWords(const TuningDistribution& distribution);
 
 }  // namespace epsilon::privacy

@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "core/common/errors.h"
+#include "core/privacy/rdp_tuning.h"
 
 namespace epsilon::privacy {
 
@@ -53,7 +54,33 @@ RdpAccountant::RdpAccountant(RdpAccountantOptions options) : m_options(std::move
 }
 
 std::optional<std::string> RdpAccountant::unsupportedReason(const DpEvent& event) const {
+  if (const auto* r = event.as<RepeatAndSelectEvent>()) return unsupportedReason(*r->inner);
+  if (const auto* s = event.as<SelfComposedEvent>()) return unsupportedReason(*s->inner);
+  if (const auto* c = event.as<ComposedEvent>()) {
+    for (const DpEvent& inner : c->events)
+      if (auto problem = unsupportedReason(inner)) return problem;
+    return std::nullopt;
+  }
   return gaussianReductionProblem(event);
+}
+
+void RdpAccountant::collect(const DpEvent& event, long long count, GaussianAtoms& atoms,
+                            std::vector<double>& selected) const {
+  if (count == 0) return;
+  if (const auto* r = event.as<RepeatAndSelectEvent>()) {
+    RdpAccountant inner(m_options);
+    inner.compose(*r->inner);
+    const std::vector<double> curve = rdpRepeatAndSelect(m_options.orders, inner.rdpCurve(),
+                                                         r->distribution, m_options.conversion);
+    for (std::size_t k = 0; k < selected.size(); ++k)
+      selected[k] += static_cast<double>(count) * curve[k];
+  } else if (const auto* s = event.as<SelfComposedEvent>()) {
+    collect(*s->inner, count * s->count, atoms, selected);
+  } else if (const auto* c = event.as<ComposedEvent>()) {
+    for (const DpEvent& inner : c->events) collect(inner, count, atoms, selected);
+  } else {
+    addGaussianAtoms(event, count, atoms);
+  }
 }
 
 const std::vector<double>& RdpAccountant::curveOf(const SampledGaussian& atom) const {
@@ -75,7 +102,8 @@ const std::vector<double>& RdpAccountant::curveOf(const SampledGaussian& atom) c
 const std::vector<double>& RdpAccountant::rdpCurve() const {
   if (!m_total) {
     std::vector<double> total(m_options.orders.size(), 0.0);
-    const GaussianAtoms atoms = gaussianAtoms(ledger());
+    GaussianAtoms atoms;
+    for (const auto& entry : ledger().entries()) collect(entry.event, entry.count, atoms, total);
     if (atoms.nonPrivate > 0) {
       total.assign(total.size(), std::numeric_limits<double>::infinity());
     } else {

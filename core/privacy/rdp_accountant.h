@@ -1,6 +1,8 @@
 // The RDP accountant (Mironov 2017; Abadi et al. 2016's moments accountant in RDP form):
 // sums the RDP curves of the composed events over a fixed list of orders and converts the
-// total to (ε, δ), reporting the order that attains it.
+// total to (ε, δ), reporting the order that attains it. A repeat-and-select event (the best of
+// a random number of runs) gets its curve from its inner event's on the same orders
+// (rdp_tuning.h, Papernot & Steinke 2022).
 #pragma once
 
 #include <map>
@@ -43,6 +45,10 @@ class RdpAccountant : public Accountant {
 
  private:
   const std::vector<double>& curveOf(const SampledGaussian& atom) const;
+  // Splits `event` (count times) into sampled Gaussians and repeat-and-select curves, which
+  // are added to `selected`.
+  void collect(const DpEvent& event, long long count, GaussianAtoms& atoms,
+               std::vector<double>& selected) const;
 
   RdpAccountantOptions m_options;
   // RDP curve of each distinct (q, σ) seen, so a ledger that grows by more steps of known

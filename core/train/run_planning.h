@@ -100,9 +100,11 @@ EpsilonCurve epsilonCurve(const ExperimentConfig& config, const RunPlanInput& in
 // adaptive clipping's count noise, a noise schedule (σ_t scales with σ₀) and pca-mlp's DP-PCA
 // release (held fixed: only σ₀ moves) are all honoured. Throws ConfigError for a run without a
 // privatizer, and PrivacyError when the target cannot be reached (naming the PCA release when
-// it alone spends the target).
+// it alone spends the target). With `roundUpDecimals`, σ₀ is rounded up onto that many
+// decimals, its ε still at most the target (privacy::CalibrationOptions::roundUpDecimals).
 privacy::Calibration calibrateNoise(const ExperimentConfig& config, const RunPlanInput& input,
-                                    double targetEpsilon);
+                                    double targetEpsilon,
+                                    std::optional<int> roundUpDecimals = std::nullopt);
 
 // A run that only accounts: ε after step 0 and at every epoch's end (noise schedules and every
 // privatizer honoured, each point's statement as the trainer's would be), finished at once.

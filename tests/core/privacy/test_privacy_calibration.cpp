@@ -86,6 +86,33 @@ class TestPrivacyCalibration : public QObject {
     QCOMPARE(none.noiseMultiplier, CalibrationOptions{}.minNoiseMultiplier);
   }
 
+  // A σ kept with 3 decimals (as the panel's field keeps it) is rounded up: its ε never
+  // exceeds the target, while rounding to the nearest would have overshot in some cases.
+  void roundedSigmaNeverExceedsTheTarget() {
+    int nearestWouldOvershoot = 0;
+    for (double target : {0.5, 1.0, 2.0, 2.5, 8.0}) {
+      for (long long steps : {1000LL, 10000LL, 14063LL}) {
+        const auto epsilonOf = [&](double sigma) {
+          return epsilonAt(AccountantKind::Rdp, 256.0 / 60000.0, steps, sigma, 1e-5);
+        };
+        CalibrationOptions options;
+        options.roundUpDecimals = 3;
+        const Calibration rounded = calibrateNoiseMultiplier(epsilonOf, target, options);
+        const double units = rounded.noiseMultiplier * 1000.0;
+        QVERIFY(std::fabs(units - std::round(units)) < 1e-6);
+        QVERIFY(rounded.epsilon <= target);
+        QCOMPARE(rounded.epsilon, epsilonOf(rounded.noiseMultiplier));
+        QVERIFY(rounded.epsilon >= 0.99 * target);
+        const Calibration exact = calibrateNoiseMultiplier(epsilonOf, target);
+        QVERIFY(rounded.noiseMultiplier >= exact.noiseMultiplier);
+        QVERIFY(rounded.noiseMultiplier < exact.noiseMultiplier + 0.001 + 1e-12);
+        if (epsilonOf(std::round(exact.noiseMultiplier * 1000.0) / 1000.0) > target)
+          ++nearestWouldOvershoot;
+      }
+    }
+    QVERIFY(nearestWouldOvershoot > 0);
+  }
+
   void genericFunction() {
     // ε(σ) = 10/σ: target 4 gives σ = 2.5.
     const Calibration result =
