@@ -2,7 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <tuple>
 #include <vector>
 
 #include "core/common/errors.h"
@@ -11,21 +16,75 @@ namespace epsilon::privacy {
 
 namespace {
 
+// One step's pessimistic PLD with its bounding masses for the Chernoff window.
+struct StepPld {
+  DiscretePld pld;
+  PldMgfBlocks mgf;
+};
+
+// Every distinct step (q, σ, direction, interval) is discretised once per process: a run's
+// evaluations, its preview and the calibration's trials share most of their steps (a noise
+// schedule's steps recur in every prefix of the run), and the result is a pure function of
+// the key. Entries are dropped oldest first beyond kMaxBytes.
+class StepPldMemo {
+ public:
+  using Key = std::tuple<double, double, int, double>;
+
+  std::shared_ptr<const StepPld> get(double q, double sigma, PldDirection direction,
+                                     double interval) {
+    const Key key{q, sigma, static_cast<int>(direction), interval};
+    {
+      std::lock_guard lock(m_mutex);
+      const auto found = m_entries.find(key);
+      if (found != m_entries.end()) return found->second;
+    }
+    auto step = std::make_shared<StepPld>();
+    step->pld = sampledGaussianPld(q, sigma, direction, interval);
+    step->mgf = mgfBlocks(step->pld);
+    const std::size_t bytes = sizeof(double) * (step->pld.probabilities.size() +
+                                                step->mgf.loss.size() + step->mgf.logMass.size());
+    std::lock_guard lock(m_mutex);
+    const auto [entry, inserted] = m_entries.emplace(key, std::move(step));
+    if (!inserted) return entry->second;  // another thread made the same step meanwhile
+    m_order.push_back({key, bytes});
+    m_bytes += bytes;
+    while (m_bytes > kMaxBytes && m_order.size() > 1) {
+      m_bytes -= m_order.front().second;
+      m_entries.erase(m_order.front().first);
+      m_order.pop_front();
+    }
+    return entry->second;
+  }
+
+ private:
+  static constexpr std::size_t kMaxBytes = std::size_t{256} << 20;
+  std::mutex m_mutex;
+  std::map<Key, std::shared_ptr<const StepPld>> m_entries;
+  std::deque<std::pair<Key, std::size_t>> m_order;
+  std::size_t m_bytes = 0;
+};
+
+StepPldMemo& stepPldMemo() {
+  static StepPldMemo memo;
+  return memo;
+}
+
 // The single-step PLDs of every atom in one direction, at one interval.
-std::vector<DiscretePld> stepPlds(const GaussianAtoms& atoms, PldDirection direction,
-                                  double interval) {
-  std::vector<DiscretePld> plds;
+std::vector<std::shared_ptr<const StepPld>> stepPlds(const GaussianAtoms& atoms,
+                                                     PldDirection direction, double interval) {
+  std::vector<std::shared_ptr<const StepPld>> plds;
   plds.reserve(atoms.gaussians.size());
   for (const auto& [atom, count] : atoms.gaussians) {
-    plds.push_back(sampledGaussianPld(atom.sampleRate, atom.noiseMultiplier, direction, interval));
+    plds.push_back(stepPldMemo().get(atom.sampleRate, atom.noiseMultiplier, direction, interval));
   }
   return plds;
 }
 
-std::vector<PldFactor> factorsOf(const std::vector<DiscretePld>& plds, const GaussianAtoms& atoms) {
+std::vector<PldFactor> factorsOf(const std::vector<std::shared_ptr<const StepPld>>& plds,
+                                 const GaussianAtoms& atoms) {
   std::vector<PldFactor> factors;
   for (std::size_t k = 0; k < plds.size(); ++k) {
-    factors.push_back(PldFactor{&plds[k], atoms.gaussians[k].second});
+    factors.push_back(PldFactor{&plds[k]->pld, atoms.gaussians[k].second, &plds[k]->mgf});
   }
   return factors;
 }
@@ -74,9 +133,9 @@ const PldAccountant::Composed& PldAccountant::composed() const {
         std::all_of(atoms.gaussians.begin(), atoms.gaussians.end(),
                     [](const auto& entry) { return entry.first.sampleRate == 1.0; });
     for (int attempt = 0;; ++attempt) {
-      const std::vector<DiscretePld> removeSteps = stepPlds(atoms, PldDirection::Remove, interval);
-      const std::vector<DiscretePld> addSteps =
-          symmetric ? std::vector<DiscretePld>{} : stepPlds(atoms, PldDirection::Add, interval);
+      const auto removeSteps = stepPlds(atoms, PldDirection::Remove, interval);
+      const auto addSteps =
+          symmetric ? decltype(removeSteps){} : stepPlds(atoms, PldDirection::Add, interval);
       const std::vector<PldFactor> removeFactors = factorsOf(removeSteps, atoms);
       const std::vector<PldFactor> addFactors =
           symmetric ? std::vector<PldFactor>{} : factorsOf(addSteps, atoms);
