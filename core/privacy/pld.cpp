@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <string>
@@ -92,20 +94,6 @@ void multiplyByPower(std::vector<std::complex<double>>& product,
     const std::complex<double> z = spectrum[f];
     product[f] *= (z == std::complex<double>(0.0, 0.0)) ? z : std::exp(exponent * std::log(z));
   }
-}
-
-// One real-input FFT per thread, kept while the length stays the same, so its twiddle
-// factors are computed once for every factor of a composition and for the next composition
-// of that length; a new length replaces it (a plan for 2²² points holds 100 MB).
-Eigen::FFT<double>& fftOfLength(std::size_t n) {
-  thread_local std::unique_ptr<Eigen::FFT<double>> fft;
-  thread_local std::size_t length = 0;
-  if (!fft || length != n) {
-    fft = std::make_unique<Eigen::FFT<double>>();
-    fft->SetFlag(Eigen::FFT<double>::HalfSpectrum);
-    length = n;
-  }
-  return *fft;
 }
 
 // A factor's bounding masses (mgfBlocks) in a form for fast (vectorised) log-MGF evaluation.
@@ -364,7 +352,11 @@ DiscretePld composePlds(std::span<const PldFactor> factors, const PldWindow& win
   }
   const std::size_t windowLength = window.size();
   const std::size_t n = fastFftLength(std::max(windowLength, longest));
-  Eigen::FFT<double>& fft = fftOfLength(n);
+  if (std::getenv("PLD_DEBUG"))
+    std::fprintf(stderr, "compose n=%zu window=%zu longest=%zu factors=%zu\n", n, windowLength,
+                 longest, factors.size());
+  Eigen::FFT<double> fft;
+  fft.SetFlag(Eigen::FFT<double>::HalfSpectrum);
   std::vector<double> buffer(n);
   std::vector<std::complex<double>> spectrum(n / 2 + 1);
   std::vector<std::complex<double>> product(n / 2 + 1, std::complex<double>(1.0, 0.0));
