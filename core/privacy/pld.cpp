@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <string>
@@ -67,12 +65,18 @@ std::size_t fastFftLength(std::size_t n) {
 // cheaper than a complex log and exp); larger ones as exp(n·log z).
 constexpr long long kSquaringMaxCount = 1 << 12;
 
+// a·b without the C99 Annex G checks for infinite and NaN parts (a library call per product
+// in GCC's std::complex): every value here is finite, |a|, |b| ≤ 1.
+std::complex<double> times(std::complex<double> a, std::complex<double> b) {
+  return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
+}
+
 // product[f] *= spectrum[f]^count: the count-fold self-composition of one factor in the
 // Fourier domain. |z| ≤ 1 (a probability vector's transform), and a zero stays zero.
 void multiplyByPower(std::vector<std::complex<double>>& product,
                      const std::vector<std::complex<double>>& spectrum, long long count) {
   if (count == 1) {
-    for (std::size_t f = 0; f < spectrum.size(); ++f) product[f] *= spectrum[f];
+    for (std::size_t f = 0; f < spectrum.size(); ++f) product[f] = times(product[f], spectrum[f]);
     return;
   }
   if (count <= kSquaringMaxCount) {
@@ -80,12 +84,12 @@ void multiplyByPower(std::vector<std::complex<double>>& product,
       std::complex<double> base = spectrum[f];
       std::complex<double> power(1.0, 0.0);
       for (long long k = count;;) {
-        if (k & 1) power *= base;
+        if (k & 1) power = times(power, base);
         k >>= 1;
         if (k == 0) break;
-        base *= base;
+        base = times(base, base);
       }
-      product[f] *= power;
+      product[f] = times(product[f], power);
     }
     return;
   }
@@ -352,9 +356,6 @@ DiscretePld composePlds(std::span<const PldFactor> factors, const PldWindow& win
   }
   const std::size_t windowLength = window.size();
   const std::size_t n = fastFftLength(std::max(windowLength, longest));
-  if (std::getenv("PLD_DEBUG"))
-    std::fprintf(stderr, "compose n=%zu window=%zu longest=%zu factors=%zu\n", n, windowLength,
-                 longest, factors.size());
   Eigen::FFT<double> fft;
   fft.SetFlag(Eigen::FFT<double>::HalfSpectrum);
   std::vector<double> buffer(n);
