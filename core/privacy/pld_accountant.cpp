@@ -99,6 +99,21 @@ std::vector<PldFactor> factorsOf(const std::vector<std::shared_ptr<const StepPld
   return factors;
 }
 
+// The option's interval, coarsened until every step's grid fits maxStepPoints.
+double stepInterval(const GaussianAtoms& atoms, const PldAccountantOptions& options) {
+  double interval = options.valueDiscretisationInterval;
+  for (const auto& [atom, count] : atoms.gaussians) {
+    for (PldDirection direction : {PldDirection::Remove, PldDirection::Add}) {
+      const auto [low, high] =
+          sampledGaussianLossIndexRange(atom.sampleRate, atom.noiseMultiplier, direction, interval);
+      const double points = static_cast<double>(high - low + 1);
+      const double limit = static_cast<double>(options.maxStepPoints);
+      if (points > limit) interval *= std::ceil(points / limit * 1.01);
+    }
+  }
+  return interval;
+}
+
 }  // namespace
 
 PldAccountant::PldAccountant(PldAccountantOptions options) : m_options(options) {
@@ -128,16 +143,7 @@ const PldAccountant::Composed& PldAccountant::composed() const {
     result->nonPrivate = true;
   } else if (!atoms.gaussians.empty()) {
     // Coarsen the interval until each step's grid and the composed window fit the limits.
-    double interval = m_options.valueDiscretisationInterval;
-    for (const auto& [atom, count] : atoms.gaussians) {
-      for (PldDirection direction : {PldDirection::Remove, PldDirection::Add}) {
-        const auto [low, high] = sampledGaussianLossIndexRange(
-            atom.sampleRate, atom.noiseMultiplier, direction, interval);
-        const double points = static_cast<double>(high - low + 1);
-        const double limit = static_cast<double>(m_options.maxStepPoints);
-        if (points > limit) interval *= std::ceil(points / limit * 1.01);
-      }
-    }
+    double interval = stepInterval(atoms, m_options);
     // q = 1 makes both directions identical (the Gaussian's PLD is symmetric).
     const bool symmetric =
         std::all_of(atoms.gaussians.begin(), atoms.gaussians.end(),
