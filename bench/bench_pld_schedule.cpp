@@ -10,9 +10,23 @@
 //   circle-clip   75 steps, σ_t = 1.1·e^(−0.01 t), evaluated at step 0 and every epoch end
 //   circle-tanh   the same with the tanh filter (honest σ_t/√P, and the nominal ε)
 //   circle-clip-7 / circle-tanh-7: also evaluated every 7 steps
-//   decay-600     600 steps at q = 256/60000, σ_t = 2·e^(−0.00104 t): 62 distinct accounted σ
+//   decay-600     600 steps at q = 256/60000, σ_t = 2·e^(−0.00104 t): 63 distinct accounted σ
 //   const-14040   14,040 steps at q = 256/60000, σ = 1.1 (one atom: must not get slower)
 // Usage: bench_pld_schedule [repetitions=3] [case ...]; prints the median and every time.
+//
+// Measured 2026-11-25 on the 2-core build machine shared with five other engineers' builds
+// (load average 4-10), main (01f4659) and this code built side by side, medians of 3
+// (circle-tanh-7 on main: one run), seconds:
+//   case            main    now    ε (both)
+//   circle-clip     21.0    6.2    7.347384
+//   circle-clip-7   59.8   13.4    7.347384
+//   circle-tanh    104.8   36.4    ∞ honest (see below), 7.347384 nominal
+//   circle-tanh-7  262.0  109.8    the same
+//   decay-600        2.32   1.02   0.323656
+//   const-14040      4.70   3.23   2.379643 (main) / 2.379644 (now): last digits of the FFT
+// The tanh filter's honest σ_t/√P (≈ 0.03 to 0.015) puts the sampled record's loss beyond
+// ε = 709, where sampledGaussianDelta and PldProfile overflow e^ε; the ∞ that results is
+// pessimistic, not a number: a known limit of this accountant, not of this benchmark.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
