@@ -5,6 +5,7 @@
 #include <cmath>
 #include <complex>
 #include <limits>
+#include <memory>
 #include <string>
 #include <unsupported/Eigen/FFT>
 
@@ -60,7 +61,46 @@ std::size_t fastFftLength(std::size_t n) {
   return best;
 }
 
-// A factor's finite masses in a form for fast (vectorised) log-MGF evaluation.
+// Counts up to this are raised by repeated squaring (at most 2·log2 of it complex products,
+// cheaper than a complex log and exp); larger ones as exp(n·log z).
+constexpr long long kSquaringMaxCount = 1 << 12;
+
+// a·b without the C99 Annex G checks for infinite and NaN parts (a library call per product
+// in GCC's std::complex): every value here is finite, |a|, |b| ≤ 1.
+std::complex<double> times(std::complex<double> a, std::complex<double> b) {
+  return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
+}
+
+// product[f] *= spectrum[f]^count: the count-fold self-composition of one factor in the
+// Fourier domain. |z| ≤ 1 (a probability vector's transform), and a zero stays zero.
+void multiplyByPower(std::vector<std::complex<double>>& product,
+                     const std::vector<std::complex<double>>& spectrum, long long count) {
+  if (count == 1) {
+    for (std::size_t f = 0; f < spectrum.size(); ++f) product[f] = times(product[f], spectrum[f]);
+    return;
+  }
+  if (count <= kSquaringMaxCount) {
+    for (std::size_t f = 0; f < spectrum.size(); ++f) {
+      std::complex<double> base = spectrum[f];
+      std::complex<double> power(1.0, 0.0);
+      for (long long k = count;;) {
+        if (k & 1) power = times(power, base);
+        k >>= 1;
+        if (k == 0) break;
+        base = times(base, base);
+      }
+      product[f] = times(product[f], power);
+    }
+    return;
+  }
+  const double exponent = static_cast<double>(count);
+  for (std::size_t f = 0; f < spectrum.size(); ++f) {
+    const std::complex<double> z = spectrum[f];
+    product[f] *= (z == std::complex<double>(0.0, 0.0)) ? z : std::exp(exponent * std::log(z));
+  }
+}
+
+// A factor's bounding masses (mgfBlocks) in a form for fast (vectorised) log-MGF evaluation.
 struct MgfTerms {
   Eigen::ArrayXd logMass;
   Eigen::ArrayXd loss;
@@ -71,18 +111,12 @@ std::vector<MgfTerms> mgfTerms(std::span<const PldFactor> factors) {
   std::vector<MgfTerms> terms;
   for (const PldFactor& factor : factors) {
     if (factor.count <= 0) continue;
-    const auto& p = factor.pld->probabilities;
-    const auto positive = std::count_if(p.begin(), p.end(), [](double v) { return v > 0.0; });
+    const PldMgfBlocks own = factor.mgf ? PldMgfBlocks{} : mgfBlocks(*factor.pld);
+    const PldMgfBlocks& blocks = factor.mgf ? *factor.mgf : own;
+    const auto size = static_cast<Eigen::Index>(blocks.loss.size());
     MgfTerms t;
-    t.logMass.resize(positive);
-    t.loss.resize(positive);
-    Eigen::Index k = 0;
-    for (std::size_t i = 0; i < p.size(); ++i) {
-      if (p[i] <= 0.0) continue;
-      t.logMass[k] = std::log(p[i]);
-      t.loss[k] = factor.pld->lossAt(i);
-      ++k;
-    }
+    t.logMass = Eigen::Map<const Eigen::ArrayXd>(blocks.logMass.data(), size);
+    t.loss = Eigen::Map<const Eigen::ArrayXd>(blocks.loss.data(), size);
     t.count = static_cast<double>(factor.count);
     terms.push_back(std::move(t));
   }
@@ -139,6 +173,31 @@ double minimiseOverLogLambda(F f) {
 // holding all but τ of the mass. u(λ) is unimodal: λ²u'(λ) = λK'(λ) − K(λ) − log(2/τ) is
 // increasing since K is convex.
 }  // namespace
+
+PldMgfBlocks mgfBlocks(const DiscretePld& pld) {
+  PldMgfBlocks blocks;
+  const auto& p = pld.probabilities;
+  const auto add = [&](double mass, double loss) {
+    if (mass <= 0.0) return;
+    blocks.logMass.push_back(std::log(mass));
+    blocks.loss.push_back(loss);
+  };
+  for (std::size_t first = 0; first < p.size(); first += kPldMgfBlock) {
+    const std::size_t last = std::min(p.size(), first + kPldMgfBlock) - 1;
+    double mass = 0.0;
+    double moment = 0.0;  // Σ p_i (i − first): the mean's offset in grid steps
+    for (std::size_t i = first; i <= last; ++i) {
+      mass += p[i];
+      moment += p[i] * static_cast<double>(i - first);
+    }
+    if (!(mass > 0.0)) continue;
+    const double steps = static_cast<double>(last - first);
+    const double share = steps > 0.0 ? std::clamp(moment / (steps * mass), 0.0, 1.0) : 0.0;
+    add(mass * (1.0 - share), pld.lossAt(first));
+    add(mass * share, pld.lossAt(last));
+  }
+  return blocks;
+}
 
 PldWindow composedWindow(std::span<const PldFactor> factors, double tailMass) {
   long long fullHigh = 0;
@@ -307,12 +366,7 @@ DiscretePld composePlds(std::span<const PldFactor> factors, const PldWindow& win
     std::fill(buffer.begin(), buffer.end(), 0.0);
     std::copy(factor.pld->probabilities.begin(), factor.pld->probabilities.end(), buffer.begin());
     fft.fwd(spectrum.data(), buffer.data(), static_cast<Eigen::Index>(n));
-    const double power = static_cast<double>(factor.count);
-    for (std::size_t f = 0; f < spectrum.size(); ++f) {
-      const std::complex<double> z = spectrum[f];
-      // z^n = exp(n·log z); |z| ≤ 1, and a zero coefficient stays zero.
-      product[f] *= (z == std::complex<double>(0.0, 0.0)) ? z : std::exp(power * std::log(z));
-    }
+    multiplyByPower(product, spectrum, factor.count);
   }
   fft.inv(buffer.data(), product.data(), static_cast<Eigen::Index>(n));
   result.offset = offset + window.low;

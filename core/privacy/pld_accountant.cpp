@@ -1,8 +1,17 @@
 #include "core/privacy/pld_accountant.h"
 
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
+
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "core/common/errors.h"
@@ -11,23 +20,98 @@ namespace epsilon::privacy {
 
 namespace {
 
-// The single-step PLDs of every atom in one direction, at one interval.
-std::vector<DiscretePld> stepPlds(const GaussianAtoms& atoms, PldDirection direction,
-                                  double interval) {
-  std::vector<DiscretePld> plds;
-  plds.reserve(atoms.gaussians.size());
-  for (const auto& [atom, count] : atoms.gaussians) {
-    plds.push_back(sampledGaussianPld(atom.sampleRate, atom.noiseMultiplier, direction, interval));
+// One step's pessimistic PLD with its bounding masses for the Chernoff window.
+struct StepPld {
+  DiscretePld pld;
+  PldMgfBlocks mgf;
+};
+
+// Every distinct step (q, σ, direction, interval) is discretised once per process: a run's
+// evaluations, its preview and the calibration's trials share most of their steps (a noise
+// schedule's steps recur in every prefix of the run), and the result is a pure function of
+// the key. Entries are dropped oldest first beyond kMaxBytes.
+class StepPldMemo {
+ public:
+  using Key = std::tuple<double, double, int, double>;
+
+  std::shared_ptr<const StepPld> get(double q, double sigma, PldDirection direction,
+                                     double interval) {
+    const Key key{q, sigma, static_cast<int>(direction), interval};
+    {
+      std::lock_guard lock(m_mutex);
+      const auto found = m_entries.find(key);
+      if (found != m_entries.end()) return found->second;
+    }
+    auto step = std::make_shared<StepPld>();
+    step->pld = sampledGaussianPld(q, sigma, direction, interval);
+    step->mgf = mgfBlocks(step->pld);
+    const std::size_t bytes = sizeof(double) * (step->pld.probabilities.size() +
+                                                step->mgf.loss.size() + step->mgf.logMass.size());
+    std::lock_guard lock(m_mutex);
+    const auto [entry, inserted] = m_entries.emplace(key, std::move(step));
+    if (!inserted) return entry->second;  // another thread made the same step meanwhile
+    m_order.push_back({key, bytes});
+    m_bytes += bytes;
+    while (m_bytes > kMaxBytes && m_order.size() > 1) {
+      m_bytes -= m_order.front().second;
+      m_entries.erase(m_order.front().first);
+      m_order.pop_front();
+    }
+    return entry->second;
   }
-  return plds;
+
+ private:
+  static constexpr std::size_t kMaxBytes = std::size_t{256} << 20;
+  std::mutex m_mutex;
+  std::map<Key, std::shared_ptr<const StepPld>> m_entries;
+  std::deque<std::pair<Key, std::size_t>> m_order;
+  std::size_t m_bytes = 0;
+};
+
+StepPldMemo& stepPldMemo() {
+  static StepPldMemo memo;
+  return memo;
 }
 
-std::vector<PldFactor> factorsOf(const std::vector<DiscretePld>& plds, const GaussianAtoms& atoms) {
+// The single-step PLDs of every atom in each direction (Add only when asked), at one
+// interval. Distinct steps are independent pure functions, so they are made in parallel;
+// the order stays the atoms'.
+using StepPlds = std::vector<std::shared_ptr<const StepPld>>;
+std::pair<StepPlds, StepPlds> stepPlds(const GaussianAtoms& atoms, bool withAdd, double interval) {
+  const std::size_t count = atoms.gaussians.size();
+  StepPlds remove(count);
+  StepPlds add(withAdd ? count : 0);
+  tbb::parallel_for(std::size_t{0}, count + add.size(), [&](std::size_t task) {
+    const SampledGaussian& atom = atoms.gaussians[task % count].first;
+    const PldDirection direction = task < count ? PldDirection::Remove : PldDirection::Add;
+    (task < count ? remove[task] : add[task - count]) =
+        stepPldMemo().get(atom.sampleRate, atom.noiseMultiplier, direction, interval);
+  });
+  return {std::move(remove), std::move(add)};
+}
+
+std::vector<PldFactor> factorsOf(const std::vector<std::shared_ptr<const StepPld>>& plds,
+                                 const GaussianAtoms& atoms) {
   std::vector<PldFactor> factors;
   for (std::size_t k = 0; k < plds.size(); ++k) {
-    factors.push_back(PldFactor{&plds[k], atoms.gaussians[k].second});
+    factors.push_back(PldFactor{&plds[k]->pld, atoms.gaussians[k].second, &plds[k]->mgf});
   }
   return factors;
+}
+
+// The option's interval, coarsened until every step's grid fits maxStepPoints.
+double stepInterval(const GaussianAtoms& atoms, const PldAccountantOptions& options) {
+  double interval = options.valueDiscretisationInterval;
+  for (const auto& [atom, count] : atoms.gaussians) {
+    for (PldDirection direction : {PldDirection::Remove, PldDirection::Add}) {
+      const auto [low, high] =
+          sampledGaussianLossIndexRange(atom.sampleRate, atom.noiseMultiplier, direction, interval);
+      const double points = static_cast<double>(high - low + 1);
+      const double limit = static_cast<double>(options.maxStepPoints);
+      if (points > limit) interval *= std::ceil(points / limit * 1.01);
+    }
+  }
+  return interval;
 }
 
 }  // namespace
@@ -59,30 +143,23 @@ const PldAccountant::Composed& PldAccountant::composed() const {
     result->nonPrivate = true;
   } else if (!atoms.gaussians.empty()) {
     // Coarsen the interval until each step's grid and the composed window fit the limits.
-    double interval = m_options.valueDiscretisationInterval;
-    for (const auto& [atom, count] : atoms.gaussians) {
-      for (PldDirection direction : {PldDirection::Remove, PldDirection::Add}) {
-        const auto [low, high] = sampledGaussianLossIndexRange(
-            atom.sampleRate, atom.noiseMultiplier, direction, interval);
-        const double points = static_cast<double>(high - low + 1);
-        const double limit = static_cast<double>(m_options.maxStepPoints);
-        if (points > limit) interval *= std::ceil(points / limit * 1.01);
-      }
-    }
+    double interval = stepInterval(atoms, m_options);
     // q = 1 makes both directions identical (the Gaussian's PLD is symmetric).
     const bool symmetric =
         std::all_of(atoms.gaussians.begin(), atoms.gaussians.end(),
                     [](const auto& entry) { return entry.first.sampleRate == 1.0; });
     for (int attempt = 0;; ++attempt) {
-      const std::vector<DiscretePld> removeSteps = stepPlds(atoms, PldDirection::Remove, interval);
-      const std::vector<DiscretePld> addSteps =
-          symmetric ? std::vector<DiscretePld>{} : stepPlds(atoms, PldDirection::Add, interval);
+      const auto [removeSteps, addSteps] = stepPlds(atoms, !symmetric, interval);
       const std::vector<PldFactor> removeFactors = factorsOf(removeSteps, atoms);
-      const std::vector<PldFactor> addFactors =
-          symmetric ? std::vector<PldFactor>{} : factorsOf(addSteps, atoms);
-      const PldWindow removeWindow = composedWindow(removeFactors, m_options.tailMass);
-      const PldWindow addWindow =
-          symmetric ? removeWindow : composedWindow(addFactors, m_options.tailMass);
+      const std::vector<PldFactor> addFactors = factorsOf(addSteps, atoms);
+      PldWindow removeWindow;
+      PldWindow addWindow;
+      tbb::parallel_invoke(
+          [&] { removeWindow = composedWindow(removeFactors, m_options.tailMass); },
+          [&] {
+            addWindow = symmetric ? PldWindow{} : composedWindow(addFactors, m_options.tailMass);
+          });
+      if (symmetric) addWindow = removeWindow;
       const std::size_t window = std::max(removeWindow.size(), addWindow.size());
       if (window > m_options.maxComposedPoints) {
         if (attempt >= 8) {
@@ -94,9 +171,17 @@ const PldAccountant::Composed& PldAccountant::composed() const {
                               static_cast<double>(m_options.maxComposedPoints) * 1.05);
         continue;
       }
-      result->remove = PldProfile(composePlds(removeFactors, removeWindow, m_options.tailMass));
-      result->add = symmetric ? result->remove
-                              : PldProfile(composePlds(addFactors, addWindow, m_options.tailMass));
+      // The two directions are independent: composed side by side, each the same double as alone.
+      tbb::parallel_invoke(
+          [&] {
+            result->remove =
+                PldProfile(composePlds(removeFactors, removeWindow, m_options.tailMass));
+          },
+          [&] {
+            if (!symmetric)
+              result->add = PldProfile(composePlds(addFactors, addWindow, m_options.tailMass));
+          });
+      if (symmetric) result->add = result->remove;
       result->interval = interval;
       break;
     }
