@@ -17,6 +17,10 @@ std::vector<std::string> sweepParameterNames() {
   return names;
 }
 
+bool isSweepParameter(const std::string& name) {
+  return fieldForWord(name) != nullptr;
+}
+
 // The schema's field of that word (or an older spelling, such as train_size for max_train).
 void applySweepValue(ExperimentConfig& c, const std::string& p, const std::string& v) {
   const OldSpelling* old = nullptr;

@@ -31,6 +31,8 @@ inline constexpr std::size_t kMaxSweepRuns = 10000;
 // The word of every field of the experiment schema (experiment_schema.h): noise_multiplier,
 // clip_norm, learning_rate, lot_size, max_train, ...; older spellings (train_size) still read.
 std::vector<std::string> sweepParameterNames();
+// Whether `name` is a sweep parameter: a field's word or an older spelling of one.
+bool isSweepParameter(const std::string& name);
 
 // Sets one parameter of `config` from its text; throws ConfigError naming the parameter and
 // the value when either is not understood.
