@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "audit_plot.h"
+#include "base/io/attack_record.h"
 #include "cli_options.h"
 #include "core/audit/run_attack.h"
 #include "core/common/errors.h"
@@ -21,7 +22,6 @@
 #include "privacy_flags.h"
 #include "reproduce_plot.h"
 #include "train_flags.h"
-#include "base/io/attack_record.h"
 
 namespace epsilon::cli {
 
@@ -43,7 +43,8 @@ audit::AuditOptions readAuditOptions(const QCommandLineParser& parser) {
                            ? parser.value(QStringLiteral("canary-kind"))
                            : QStringLiteral("mislabel");
   if (kind != QStringLiteral("mislabel") && kind != QStringLiteral("ood")) {
-    throw UsageError("--canary-kind: expected mislabel or ood, got '" + ui::clipped(kind).toStdString() + "'");
+    throw UsageError("--canary-kind: expected mislabel or ood, got '" +
+                     ui::clipped(kind).toStdString() + "'");
   }
   options.kind = audit::parseCanaryKind(kind.toStdString());
   options.confidence = readOptionalDouble(parser, QStringLiteral("confidence")).value_or(0.95);

@@ -10,6 +10,7 @@
 #include "cli_options.h"
 #include "experiment_json.h"
 #include "privacy_flags.h"
+#include "train_flags.h"
 
 namespace epsilon::cli {
 
@@ -27,11 +28,9 @@ void addEpsilonOptions(QCommandLineParser& parser) {
       "  experiment:   epsilonlab-cli epsilon --config run.json   (what the GUI's preview "
       "shows and the trained run ends with)"));
   addPrivacyRunOptions(parser);
-  parser.addOptions({
-      {QStringLiteral("noise-multiplier"),
-       QStringLiteral("Noise multiplier sigma > 0 of the steps (not needed with --steps 0)."),
-       QStringLiteral("S")},
-  });
+  parser.addOptions(fieldOptions(
+      "privacy.noise_multiplier",
+      QStringLiteral("Noise multiplier sigma > 0 of the steps (not needed with --steps 0).")));
 }
 
 int runEpsilon(const QStringList& arguments) {

@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "base/io/json_reader.h"
+#include "base/io/preset_file.h"
 #include "cli_options.h"
 #include "core/common/errors.h"
 #include "core/train/experiment_schema.h"
@@ -21,8 +23,6 @@
 #include "experiment_json.h"
 #include "reproduce_plot.h"
 #include "reproduce_runs.h"
-#include "base/io/json_reader.h"
-#include "base/io/preset_file.h"
 
 namespace epsilon::cli {
 
@@ -192,9 +192,10 @@ void readSweepBase(const QCommandLineParser& parser, const SweepFlags& flags, Sw
     if (formatOf(path) == QLatin1String(ui::kPresetFormat))
       plan.preset = ui::readPresetFile(path);
     else
-      plan.base = readExperimentFile(path, {}, std::any_of(flags.axes.begin(), flags.axes.end(), [](const auto& a) {
-                                        return a.parameter == "dataset";
-                                      }));
+      plan.base = readExperimentFile(
+          path, {}, std::any_of(flags.axes.begin(), flags.axes.end(), [](const auto& a) {
+            return a.parameter == "dataset";
+          }));
   }
 }
 

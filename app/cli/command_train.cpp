@@ -9,6 +9,7 @@
 #include <mutex>
 #include <utility>
 
+#include "base/io/run_conversion.h"
 #include "cli_options.h"
 #include "core/common/errors.h"
 #include "core/data/registry.h"
@@ -17,7 +18,6 @@
 #include "norms_plot.h"
 #include "reproduce_plot.h"
 #include "train_flags.h"
-#include "base/io/run_conversion.h"
 
 namespace epsilon::cli {
 
@@ -39,9 +39,8 @@ void addTrainOptions(QCommandLineParser& parser) {
       "Train a network with DP-SGD (or without privacy) and print one JSON object per evaluation.\n"
       "Flags override the --config file; --print-config shows every resolved value. Example:\n"
       "  epsilonlab-cli train --dataset fashion-mnist --model tfp-cnn --lot-size 256 \\\n"
-      "      --learning-rate 0.15 "
-      "\\\n"
-      "      --noise-multiplier 1.1 --clip-norm 1 --epochs 15 --out run.json"));
+      "      --learning-rate 0.15 --noise-multiplier 1.1 --clip-norm 1 --epochs 15 --out "
+      "run.json"));
   parser.addOptions({
       {QStringLiteral("config"),
        QStringLiteral("Experiment file (format epsilonlab-experiment, version 1)."),

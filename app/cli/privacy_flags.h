@@ -12,6 +12,7 @@
 #include <limits>
 #include <optional>
 
+#include "base/io/json_reader.h"
 #include "cli_options.h"
 #include "core/common/errors.h"
 #include "core/privacy/calibration.h"
@@ -20,7 +21,6 @@
 #include "experiment_json.h"
 #include "pca_flags.h"
 #include "train_flags.h"
-#include "base/io/json_reader.h"
 
 namespace epsilon::cli {
 
@@ -37,13 +37,14 @@ struct PrivacyRunFlags {
 // The flags that are experiment fields (--steps, --epochs, --lot-size, --delta, --accountant)
 // come from the experiment schema with their JSON key (train_flags.h).
 inline void addPrivacyRunOptions(QCommandLineParser& parser) {
-  parser.addOption({QStringLiteral("sample-rate"), QStringLiteral("Poisson sampling rate q in (0, 1]."),
-                    QStringLiteral("Q")});
+  parser.addOption({QStringLiteral("sample-rate"),
+                    QStringLiteral("Poisson sampling rate q in (0, 1]."), QStringLiteral("Q")});
   parser.addOptions(fieldOptions(
       "training.steps",
-      QStringLiteral("Number of DP-SGD steps T >= 1 (0 with --pca-noise: the PCA release alone).")));
-  parser.addOptions(fieldOptions(
-      "training.epochs", QStringLiteral("Epochs E (instead of --sample-rate/--steps).")));
+      QStringLiteral(
+          "Number of DP-SGD steps T >= 1 (0 with --pca-noise: the PCA release alone).")));
+  parser.addOptions(fieldOptions("training.epochs",
+                                 QStringLiteral("Epochs E (instead of --sample-rate/--steps).")));
   parser.addOption({QStringLiteral("dataset-size"),
                     QStringLiteral("Training set size N (with --epochs)."), QStringLiteral("N")});
   parser.addOptions(fieldOptions(
@@ -149,7 +150,9 @@ inline PrivacyRunFlags readPrivacyRunFlags(const QCommandLineParser& parser) {
   }
   flags.delta = readDouble(parser, QStringLiteral("delta"));
   requireRange(QStringLiteral("delta"), flags.delta, 0.0, 1.0, true, true);
-  const QString accountant = parser.value(QStringLiteral("accountant"));
+  const QString accountant = parser.isSet(QStringLiteral("accountant"))
+                                 ? parser.value(QStringLiteral("accountant"))
+                                 : QStringLiteral("rdp");
   if (accountant == QStringLiteral("rdp")) {
     flags.accountant = privacy::AccountantKind::Rdp;
   } else if (accountant == QStringLiteral("pld")) {
@@ -210,9 +213,9 @@ struct PlannedRunFlags {
 // --config FILE, or nullopt when it is not given; the sampling flags cannot be mixed with it.
 inline std::optional<PlannedRunFlags> readPlannedRun(const QCommandLineParser& parser) {
   if (!parser.isSet(QStringLiteral("config"))) return std::nullopt;
-  for (const char* flag : {"sample-rate", "steps", "epochs", "dataset-size", "lot-size",
-                           "batch-size", "delta", "accountant", "conversion", "pca-noise",
-                           "noise-multiplier"})
+  for (const char* flag :
+       {"sample-rate", "steps", "epochs", "dataset-size", "lot-size", "batch-size", "delta",
+        "accountant", "conversion", "pca-noise", "noise-multiplier"})
     if (parser.isSet(QLatin1String(flag)))
       throw UsageError(std::string("--") + flag +
                        ": cannot be mixed with --config (the file gives the whole run)");

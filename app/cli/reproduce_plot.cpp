@@ -7,10 +7,10 @@
 #include <QTemporaryDir>
 #include <map>
 
-#include "cli_command.h"
 #include "base/io/figure_file.h"
 #include "base/io/run_conversion.h"
 #include "base/io/session_file.h"
+#include "cli_command.h"
 
 namespace epsilon::cli {
 

@@ -7,10 +7,10 @@
 #include <QString>
 #include <vector>
 
-#include "core/train/progress.h"
-#include "core/train/sweep.h"
 #include "base/io/figure_file.h"
 #include "base/io/run_record.h"
+#include "core/train/progress.h"
+#include "core/train/sweep.h"
 
 namespace epsilon::cli {
 

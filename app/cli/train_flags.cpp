@@ -4,11 +4,11 @@
 #include <optional>
 #include <vector>
 
+#include "base/io/json_reader.h"
 #include "cli_command.h"
 #include "core/common/errors.h"
 #include "core/common/text.h"
 #include "core/train/experiment_schema.h"
-#include "base/io/json_reader.h"
 
 namespace epsilon::cli {
 
@@ -21,9 +21,9 @@ using train::FieldType;
 // One command-line spelling of a field: its flag, an older one, or a Boolean's --no-<word>.
 struct FieldFlag {
   const ExperimentField* field;
-  QString name;                 // "lot-size", "batch-size", "no-nesterov"
+  QString name;                  // "lot-size", "batch-size", "no-nesterov"
   std::optional<QString> fixed;  // a switch's value ("true", "false"); none: takes a value
-  QString oldOf;                // an old spelling: the flag it is the old spelling of
+  QString oldOf;                 // an old spelling: the flag it is the old spelling of
 };
 
 // Every spelling, in the schema's order (so --steps, after --epochs, wins).
@@ -44,9 +44,8 @@ const std::vector<FieldFlag>& fieldFlags() {
         if (old.value.empty())
           all.push_back({&f, oldFlag, std::nullopt, flag});
         else
-          all.push_back(
-              {&f, oldFlag, QString::fromStdString(old.value),
-               QStringLiteral("%1 %2").arg(flag, QString::fromStdString(old.value))});
+          all.push_back({&f, oldFlag, QString::fromStdString(old.value),
+                         QStringLiteral("%1 %2").arg(flag, QString::fromStdString(old.value))});
       }
     }
     return all;
@@ -63,11 +62,12 @@ QString helpOf(const FieldFlag& flag) {
     return QStringLiteral("Old spelling of --%1 [%2].").arg(flag.oldOf, key);
   if (flag.fixed && *flag.fixed == QStringLiteral("false"))
     return QStringLiteral("Sets %1 to false.").arg(key);
-  const std::string defaults =
-      train::fieldText(f, f.get(ExperimentConfig{}));
+  const std::string defaults = train::fieldText(f, f.get(ExperimentConfig{}));
   QString details = key + QStringLiteral("; default ") +
                     QString::fromStdString(defaults.empty() ? "none" : defaults);
-  if (f.type != FieldType::Boolean && f.type != FieldType::Text)
+  const bool plainNumber = f.type == FieldType::Number && !f.hasRange();
+  if (f.type != FieldType::Boolean && f.type != FieldType::Text &&
+      f.type != FieldType::OptionalNumber && !plainNumber)
     details += QStringLiteral("; ") + QString::fromStdString(train::describeAccepted(f));
   if (!f.unit.empty()) details += QStringLiteral("; ") + QString::fromStdString(f.unit);
   return QString::fromStdString(f.help) + QStringLiteral(" [") + details + QLatin1Char(']');

@@ -6,13 +6,13 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "core/common/errors.h"
-#include "core/privacy/dp_pca.h"
-#include "core/train/experiment_schema.h"
 #include "base/io/csv_writer.h"
 #include "base/io/eval_point_json.h"
 #include "base/io/json_reader.h"
 #include "base/io/run_conversion.h"
+#include "core/common/errors.h"
+#include "core/privacy/dp_pca.h"
+#include "core/train/experiment_schema.h"
 
 namespace epsilon::ui {
 

@@ -8,10 +8,10 @@
 #include <algorithm>
 #include <set>
 
-#include "core/common/errors.h"
-#include "core/data/registry.h"
 #include "base/io/experiment_json.h"
 #include "base/io/json_reader.h"
+#include "core/common/errors.h"
+#include "core/data/registry.h"
 
 // Q_INIT_RESOURCE must be called outside any namespace: the presets are compiled into the
 // static epsilon_ui library, whose resource initialiser is otherwise never referenced.

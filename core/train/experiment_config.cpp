@@ -92,16 +92,19 @@ void ExperimentConfig::validateFor(const data::Dataset& data) const {
   validate();
   const long long n = data.train.size();
   if (n < 1)
-    bad("dataset.name", "a data set with training examples", "'" + clippedText(data.name) + "' with none");
+    bad("dataset.name", "a data set with training examples",
+        "'" + clippedText(data.name) + "' with none");
   if (data.test.size() < 1)
-    bad("dataset.name", "a data set with test examples", "'" + clippedText(data.name) + "' with none");
+    bad("dataset.name", "a data set with test examples",
+        "'" + clippedText(data.name) + "' with none");
   if (model.usesPca()) {
     privacy::validateDpPcaOptions({model.pcaDims, model.pcaNoise, model.pcaSampleFraction, 1},
                                   data.shape.featureCount());
   }
   if (training.lotSize > n) {
     bad("training.lot_size",
-        "at most the " + std::to_string(n) + " training examples of '" + clippedText(data.name) + "'",
+        "at most the " + std::to_string(n) + " training examples of '" + clippedText(data.name) +
+            "'",
         std::to_string(training.lotSize));
   }
 }

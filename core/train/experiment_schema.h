@@ -7,7 +7,7 @@
 // checks all come from this table.
 //
 // To add a field: add its member to ExperimentConfig (experiment_config.h) and one row to the
-// table in experiment_schema.cpp; files, flags, sweeps, diffs and checks follow.
+// table in experiment_schema_table.cpp; files, flags, sweeps, diffs and checks follow.
 #pragma once
 
 #include <functional>
@@ -62,6 +62,8 @@ struct ExperimentField {
 
 // Every field, in the order files and help list them.
 const std::vector<ExperimentField>& experimentFields();
+// The rows of the table (experiment_schema_table.cpp); experimentFields() keeps one copy.
+std::vector<ExperimentField> makeExperimentFields();
 // The field with this dotted name, or nullptr.
 const ExperimentField* fieldNamed(const std::string& name);
 // The persisted field with this word (or old word; `old` then says which), or nullptr.
@@ -73,7 +75,7 @@ std::string flagOf(const std::string& word);
 // ConfigError "<where>: expected …, got '<at most 80 characters>'".
 FieldValue parseFieldText(const ExperimentField& field, const std::string& text,
                           const std::string& where);
-// The text parseFieldText reads back to the same value ("%.17g" for numbers).
+// The text parseFieldText reads back to the same value (numbers: the shortest that does).
 std::string fieldText(const ExperimentField& field, const FieldValue& value);
 // "an integer in [1, 1000000000]", "one of rdp, pld", "a number": what the field accepts.
 std::string describeAccepted(const ExperimentField& field);

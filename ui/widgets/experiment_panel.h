@@ -11,10 +11,10 @@
 #include <optional>
 #include <vector>
 
-#include "core/data/dataset_info.h"
-#include "core/train/experiment_config.h"
 #include "base/io/latest_request.h"
 #include "base/io/privacy_preview.h"
+#include "core/data/dataset_info.h"
+#include "core/train/experiment_config.h"
 
 class QComboBox;
 class QCheckBox;

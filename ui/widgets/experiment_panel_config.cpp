@@ -1,6 +1,6 @@
 // ExperimentPanel: loading a config into the controls and reading it back: the controls that
-// show one schema field each through the binding table (boundControls), the rest group by group. The
-// panel keeps the config it last loaded (or the defaults a data set opened with) and config()
+// show one schema field each through the binding table (boundControls), the rest group by group.
+// The panel keeps the config it last loaded (or the defaults a data set opened with) and config()
 // starts from it, each group writing only the fields it has controls for; a control that shows
 // a loaded value rounded or clamped hands back the loaded value until the user changes it, so a
 // config loaded and read back is the same config, field for field.
@@ -13,10 +13,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/train/experiment_schema.h"
-#include "core/train/teaching_defaults.h"
 #include "base/io/number_format.h"
 #include "base/io/privacy_preview.h"
+#include "core/train/experiment_schema.h"
+#include "core/train/teaching_defaults.h"
 #include "ui/widgets/control_values.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/parameter_slider.h"

@@ -273,8 +273,9 @@ class TestCliSchema : public QObject {
       for (const auto& old : f.old) {
         const auto o = entries.find(QString::fromStdString(train::flagOf(old.word)));
         QVERIFY2(o != entries.end(), qPrintable(key + ": old spelling not listed"));
-        QVERIFY2(o->second.contains(QStringLiteral("Old spelling of --")) && o->second.contains(key),
-                 qPrintable(o->second));
+        QVERIFY2(
+            o->second.contains(QStringLiteral("Old spelling of --")) && o->second.contains(key),
+            qPrintable(o->second));
       }
       ++fields;
     }
@@ -287,9 +288,9 @@ class TestCliSchema : public QObject {
     const auto entries = helpEntries(outcome.out);
     for (const auto& [name, text] : entries)
       QVERIFY2(entries.count(name) == 1, qPrintable(name + " listed twice"));
-    for (const char* field : {"training.steps", "training.epochs", "training.lot_size",
-                              "privacy.delta", "privacy.accountant", "model.pca_noise",
-                              "model.pca_sample", "model.pca_dims"}) {
+    for (const char* field :
+         {"training.steps", "training.epochs", "training.lot_size", "privacy.delta",
+          "privacy.accountant", "model.pca_noise", "model.pca_sample", "model.pca_dims"}) {
       const auto it = entries.find(QString::fromStdString(train::fieldNamed(field)->flag()));
       QVERIFY2(it != entries.end(), field);
       QVERIFY2(it->second.contains(QLatin1String(field)), qPrintable(it->second));
@@ -313,7 +314,8 @@ class TestCliSchema : public QObject {
     file.close();
     const auto refused = runCli({"train", "--config", path, "--print-config"}, 60000);
     QCOMPARE(refused.exitCode, 2);
-    QVERIFY2(refused.err.contains(QStringLiteral("dataset.name: missing")), qPrintable(refused.err));
+    QVERIFY2(refused.err.contains(QStringLiteral("dataset.name: missing")),
+             qPrintable(refused.err));
     // Naming the data set on the command line is enough.
     const auto named =
         runCli({"train", "--config", path, "--dataset", "xor", "--print-config"}, 60000);

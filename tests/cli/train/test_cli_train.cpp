@@ -249,10 +249,9 @@ class TestCliTrain : public QObject {
     QTest::newRow("wrong format") << QByteArray(R"({"format": "epsilonlab-session", "version": 1})")
                                   << "format";
     QTest::newRow("not JSON") << QByteArray("{\"format\": ") << "not valid JSON";
-    QTest::newRow("bad value")
-        << QByteArray(R"({"format": "epsilonlab-experiment", "version": 1,
+    QTest::newRow("bad value") << QByteArray(R"({"format": "epsilonlab-experiment", "version": 1,
                           "dataset": {"name": "xor"}, "privacy": {"delta": 2}})")
-        << "privacy.delta";
+                               << "privacy.delta";
     // Which data set would it train on? The file must say (or --dataset).
     QTest::newRow("no data set")
         << QByteArray(R"({"format": "epsilonlab-experiment", "version": 1, "privacy": {}})")
