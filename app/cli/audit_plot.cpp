@@ -1,7 +1,7 @@
 #include "audit_plot.h"
 
-#include "base/io/attack_figure.h"
 #include "reproduce_plot.h"
+#include "base/io/attack_figure.h"
 
 namespace epsilon::cli {
 

@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <limits>
 
-#include "base/io/json_reader.h"
 #include "core/common/text.h"
+#include "base/io/json_reader.h"
 
 namespace epsilon::cli {
 

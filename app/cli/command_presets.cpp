@@ -6,10 +6,10 @@
 #include <QTextStream>
 #include <algorithm>
 
-#include "base/io/preset_file.h"
 #include "cli_options.h"
 #include "core/data/registry.h"
 #include "experiment_json.h"
+#include "base/io/preset_file.h"
 
 namespace epsilon::cli {
 

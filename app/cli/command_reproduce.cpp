@@ -10,13 +10,13 @@
 #include <chrono>
 #include <cmath>
 
-#include "base/io/preset_file.h"
 #include "cli_options.h"
 #include "core/common/errors.h"
 #include "experiment_json.h"
 #include "reproduce_html.h"
 #include "reproduce_plot.h"
 #include "reproduce_runs.h"
+#include "base/io/preset_file.h"
 
 namespace epsilon::cli {
 

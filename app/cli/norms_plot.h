@@ -6,9 +6,9 @@
 
 #include <QString>
 
-#include "base/io/figure_file.h"
 #include "core/privacy/privatizer.h"
 #include "core/train/gradient_norms.h"
+#include "base/io/figure_file.h"
 
 namespace epsilon::cli {
 

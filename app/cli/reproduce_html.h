@@ -8,11 +8,11 @@
 #include <QStringList>
 #include <vector>
 
-#include "base/io/preset_file.h"
 #include "core/train/progress.h"
 #include "core/train/run_planning.h"
 #include "core/train/sweep.h"
 #include "reproduce_trend.h"
+#include "base/io/preset_file.h"
 
 namespace epsilon::cli {
 

@@ -7,10 +7,10 @@
 #include <QString>
 #include <vector>
 
-#include "base/io/figure_file.h"
-#include "base/io/run_record.h"
 #include "core/train/progress.h"
 #include "core/train/sweep.h"
+#include "base/io/figure_file.h"
+#include "base/io/run_record.h"
 
 namespace epsilon::cli {
 

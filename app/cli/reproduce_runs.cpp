@@ -9,12 +9,12 @@
 #include <cmath>
 #include <numeric>
 
-#include "base/io/csv_writer.h"
 #include "core/common/errors.h"
 #include "core/data/registry.h"
 #include "core/train/job_runner.h"
 #include "core/train/run_planning.h"
 #include "experiment_json.h"
+#include "base/io/csv_writer.h"
 
 namespace epsilon::cli {
 

@@ -7,9 +7,9 @@
 #include <QStringList>
 #include <vector>
 
-#include "base/io/preset_file.h"
 #include "core/train/progress.h"
 #include "core/train/sweep.h"
+#include "base/io/preset_file.h"
 
 namespace epsilon::cli {
 
