@@ -162,9 +162,9 @@ std::string describeAccepted(const ExperimentField& f) {
     case Type::Integer:
       return "an integer" + range;
     case Type::Number:
-      return "a finite number" + range;
+      return "a number" + range;
     case Type::OptionalNumber:
-      return "a finite number or none";
+      return "a number or none";
     case Type::Boolean:
       return "true or false";
     case Type::IntegerList:
