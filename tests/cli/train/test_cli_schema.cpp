@@ -15,53 +15,19 @@
 #include "core/train/config_compare.h"
 #include "core/train/experiment_schema.h"
 #include "core/train/sweep.h"
+#include "tests/core/train/schema_test_values.h"
 #include "train_flags.h"
 
 using namespace epsilon;
 using epsilon::test::runCli;
+using test::everyFieldAway;
+using test::otherValue;
 using train::ExperimentConfig;
 using train::ExperimentField;
 using train::FieldType;
 using train::FieldValue;
 
 namespace {
-
-// A value of the field other than its value in `from`, in its range (a choice: the last one
-// that differs, so the network is pca-mlp, the one that uses every model field).
-FieldValue otherValue(const ExperimentField& f, const ExperimentConfig& from = {}) {
-  const FieldValue initial = f.get(from);
-  switch (f.type) {
-    case FieldType::Text:
-      return std::string("spiral");
-    case FieldType::Choice: {
-      const auto names = f.choices();
-      for (auto it = names.rbegin(); it != names.rend(); ++it)
-        if (FieldValue(*it) != initial) return *it;
-      break;
-    }
-    case FieldType::Integer: {
-      const long long n = std::get<long long>(initial) + 3;
-      return n <= f.high ? n : static_cast<long long>(f.low);
-    }
-    case FieldType::Number:
-      return std::get<double>(initial) + 0.123456789012345;  // digits a rounding would lose
-    case FieldType::OptionalNumber:
-      return 0.3;  // both default to none
-    case FieldType::Boolean:
-      return !std::get<bool>(initial);
-    case FieldType::IntegerList:
-      return std::vector<long long>{24, 8};
-  }
-  return initial;
-}
-
-// Every file field away from its default.
-ExperimentConfig everyFieldAway() {
-  ExperimentConfig c;
-  for (const ExperimentField& f : train::experimentFields())
-    if (f.persisted) train::setField(c, f, otherValue(f));
-  return c;
-}
 
 // The defaults on pca-mlp: the PCA flags are refused on a network without the projection.
 ExperimentConfig pcaDefaults() {
