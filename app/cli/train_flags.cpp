@@ -45,7 +45,7 @@ const std::vector<FieldFlag>& fieldFlags() {
           all.push_back({&f, oldFlag, std::nullopt, flag});
         else
           all.push_back({&f, oldFlag, QString::fromStdString(old.value),
-                         QStringLiteral("%1 %2").arg(flag, QString::fromStdString(old.value))});
+                         old.value == "false" ? QStringLiteral("no-") + flag : flag});
       }
     }
     return all;
