@@ -41,17 +41,6 @@ const char* const kGuessSelection =
     "each k tested at level (1 - confidence)/|grid| (Bonferroni), so the bound holds at the "
     "stated confidence for the whole search";
 
-// A ConfigError "<field>: …" re-thrown with the flag that sets the field, when there is one.
-[[noreturn]] void throwNamingFlag(const ConfigError& e) {
-  const std::string message = e.what();
-  const auto colon = message.find(':');
-  const QString flag =
-      colon == std::string::npos ? QString() : flagForField(message.substr(0, colon));
-  if (flag.isEmpty()) throw e;
-  throw ConfigError(message.substr(0, colon) + " (" + flag.toStdString() + ")" +
-                    message.substr(colon));
-}
-
 audit::AuditOptions readAuditOptions(const QCommandLineParser& parser) {
   audit::AuditOptions options;
   options.canaries = readOptionalInteger(parser, QStringLiteral("canaries")).value_or(1000);
@@ -63,7 +52,8 @@ audit::AuditOptions readAuditOptions(const QCommandLineParser& parser) {
                            ? parser.value(QStringLiteral("canary-kind"))
                            : QStringLiteral("mislabel");
   if (kind != QStringLiteral("mislabel") && kind != QStringLiteral("ood")) {
-    throw UsageError("--canary-kind: expected mislabel or ood, got '" + kind.toStdString() + "'");
+    throw UsageError("--canary-kind: expected mislabel or ood, got '" +
+                     ui::clipped(kind).toStdString() + "'");
   }
   options.kind = audit::parseCanaryKind(kind.toStdString());
   options.confidence = readOptionalDouble(parser, QStringLiteral("confidence")).value_or(0.95);
@@ -236,7 +226,7 @@ audit::AuditResult runNamingFlags(const train::ExperimentConfig& config,
     const std::string message = e.what();
     const std::string field = "audit.canaries";
     if (message.rfind(field, 0) == 0) throw UsageError("--canaries" + message.substr(field.size()));
-    throwNamingFlag(e);
+    rethrowNamingFlag(e);
   }
 }
 
@@ -324,7 +314,8 @@ int runAuditCommand(const QStringList& arguments) {
 
   train::ExperimentConfig config;
   if (parser.isSet(QStringLiteral("config")))
-    config = readExperimentFile(parser.value(QStringLiteral("config")), config);
+    config = readExperimentFile(parser.value(QStringLiteral("config")), config,
+                                parser.isSet(QStringLiteral("dataset")));
   applyExperimentFlags(parser, config);
   const audit::AuditOptions options = readAuditOptions(parser);
   const std::optional<audit::LiraOptions> liraOptions = readLiraOptions(parser, config);

@@ -11,6 +11,7 @@
 #include "cli_options.h"
 #include "experiment_json.h"
 #include "privacy_flags.h"
+#include "train_flags.h"
 #include "tuning_flags.h"
 
 namespace epsilon::cli {
@@ -31,11 +32,9 @@ void addEpsilonOptions(QCommandLineParser& parser) {
       "  tuning:       ... --tuning geometric:10   (the best of a random number of runs, mean "
       "10, beside one run and 10 runs composed)"));
   addPrivacyRunOptions(parser);
-  parser.addOptions({
-      {QStringLiteral("noise-multiplier"),
-       QStringLiteral("Noise multiplier sigma > 0 of the steps (not needed with --steps 0)."),
-       QStringLiteral("S")},
-  });
+  parser.addOptions(fieldOptions(
+      "privacy.noise_multiplier",
+      QStringLiteral("Noise multiplier sigma > 0 of the steps (not needed with --steps 0).")));
   parser.addOption(tuningOption());
 }
 

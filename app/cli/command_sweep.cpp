@@ -12,6 +12,7 @@
 #include <QJsonObject>
 #include <QStringList>
 #include <QTextStream>
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <utility>
@@ -21,6 +22,7 @@
 #include "base/io/preset_file.h"
 #include "cli_options.h"
 #include "core/common/errors.h"
+#include "core/train/experiment_schema.h"
 #include "core/train/private_tuning.h"
 #include "core/train/run_planning.h"
 #include "core/train/sweep.h"
@@ -89,8 +91,14 @@ void addSweepOptions(QCommandLineParser& parser) {
           "job-array slice)\n"
           "Parameters: ") +
       QString::fromStdString([] {
+        // Every field of the experiment schema by its word, older spellings marked old.
         std::string list;
-        for (const auto& n : train::sweepParameterNames()) list += (list.empty() ? "" : ", ") + n;
+        for (const auto& f : train::experimentFields()) {
+          if (!f.persisted) continue;
+          list += (list.empty() ? "" : ", ") + f.word;
+          for (const auto& old : f.old)
+            if (old.value.empty()) list += " (old: " + old.word + ")";
+        }
         return list;
       }()));
   parser.addOptions({
@@ -208,7 +216,10 @@ void readSweepBase(const QCommandLineParser& parser, const SweepFlags& flags, Sw
     if (formatOf(path) == QLatin1String(ui::kPresetFormat))
       plan.preset = ui::readPresetFile(path);
     else
-      plan.base = readExperimentFile(path);
+      plan.base = readExperimentFile(
+          path, {}, std::any_of(flags.axes.begin(), flags.axes.end(), [](const auto& a) {
+            return a.parameter == "dataset";
+          }));
   }
 }
 

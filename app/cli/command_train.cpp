@@ -23,20 +23,6 @@ namespace epsilon::cli {
 
 namespace {
 
-// Re-throws a ConfigError with the flag that sets the field it names, so a user who typed
-// the flag sees it: "privacy.noise_multiplier (--noise-multiplier): expected …".
-[[noreturn]] void rethrowWithFlag(const ConfigError& e) {
-  const std::string message = e.what();
-  const auto colon = message.find(':');
-  if (colon != std::string::npos) {
-    const QString flag = flagForField(message.substr(0, colon));
-    if (!flag.isEmpty())
-      throw ConfigError(message.substr(0, colon) + " (" + flag.toStdString() + ")" +
-                        message.substr(colon));
-  }
-  throw e;
-}
-
 int exitCodeOf(const train::RunResult& result) {
   switch (result.status) {
     case train::RunStatus::Done:
@@ -52,9 +38,9 @@ void addTrainOptions(QCommandLineParser& parser) {
   parser.setApplicationDescription(QStringLiteral(
       "Train a network with DP-SGD (or without privacy) and print one JSON object per evaluation.\n"
       "Flags override the --config file; --print-config shows every resolved value. Example:\n"
-      "  epsilonlab-cli train --dataset fashion-mnist --model tfp-cnn --batch-size 256 --lr 0.15 "
-      "\\\n"
-      "      --noise-multiplier 1.1 --clip-norm 1 --epochs 15 --out run.json"));
+      "  epsilonlab-cli train --dataset fashion-mnist --model tfp-cnn --lot-size 256 \\\n"
+      "      --learning-rate 0.15 --noise-multiplier 1.1 --clip-norm 1 --epochs 15 --out "
+      "run.json"));
   parser.addOptions({
       {QStringLiteral("config"),
        QStringLiteral("Experiment file (format epsilonlab-experiment, version 1)."),
@@ -80,7 +66,8 @@ void addTrainOptions(QCommandLineParser& parser) {
 train::ExperimentConfig readTrainConfig(const QCommandLineParser& parser, int& threads) {
   train::ExperimentConfig config;
   if (parser.isSet(QStringLiteral("config")))
-    config = readExperimentFile(parser.value(QStringLiteral("config")), config);
+    config = readExperimentFile(parser.value(QStringLiteral("config")), config,
+                                parser.isSet(QStringLiteral("dataset")));
   applyExperimentFlags(parser, config);
   const auto requested = readOptionalInteger(parser, QStringLiteral("threads"));
   if (requested && (*requested < 1 || *requested > 1024)) {
@@ -92,7 +79,7 @@ train::ExperimentConfig readTrainConfig(const QCommandLineParser& parser, int& t
   try {
     config.validate();
   } catch (const ConfigError& e) {
-    rethrowWithFlag(e);
+    rethrowNamingFlag(e);
   }
   return config;
 }
@@ -172,7 +159,7 @@ int runTrain(const QStringList& arguments) {
   try {
     config.validateFor(*dataset);
   } catch (const ConfigError& e) {
-    rethrowWithFlag(e);
+    rethrowNamingFlag(e);
   }
   std::shared_ptr<const train::GradientNormSample> lastNorms;
   const bool plotting = parser.isSet(QStringLiteral("plot"));

@@ -12,6 +12,7 @@
 
 #include "cli_options.h"
 #include "core/privacy/dp_pca.h"
+#include "train_flags.h"
 
 namespace epsilon::cli {
 
@@ -22,23 +23,21 @@ struct PcaRunFlags {
   int dims = 60;                 // k, for the echo only: ε does not depend on it
 };
 
+// Named as the experiment schema names model.pca_* (train_flags.h), with the JSON key.
 inline void addPcaRunOptions(QCommandLineParser& parser) {
-  parser.addOptions({
-      {QStringLiteral("pca-noise"),
-       QStringLiteral(
-           "Add a DP-PCA projection (Abadi et al. 2016, sec. 5) released once before the "
-           "steps: its noise multiplier sigma_pca >= 0 (Gaussian, sensitivity 1). With "
-           "--steps 0 only the PCA release is accounted."),
-       QStringLiteral("S")},
-      {QStringLiteral("pca-sample"),
-       QStringLiteral("Share of the data the PCA is formed from, in (0, 1] (default 0.1); shown "
-                      "in the label only, no amplification by it is claimed."),
-       QStringLiteral("F")},
-      {QStringLiteral("pca-dims"),
-       QStringLiteral(
-           "Principal directions kept (default 60); echoed, epsilon does not depend on it."),
-       QStringLiteral("K")},
-  });
+  parser.addOptions(fieldOptions(
+      "model.pca_noise",
+      QStringLiteral("Add a DP-PCA projection (Abadi et al. 2016, sec. 5) released once before "
+                     "the steps: its noise multiplier sigma_pca >= 0 (Gaussian, sensitivity 1). "
+                     "With --steps 0 only the PCA release is accounted.")));
+  parser.addOptions(fieldOptions(
+      "model.pca_sample",
+      QStringLiteral("Share of the data the PCA is formed from, in (0, 1] (default 0.1); shown "
+                     "in the label only, no amplification by it is claimed.")));
+  parser.addOptions(fieldOptions(
+      "model.pca_dims",
+      QStringLiteral(
+          "Principal directions kept (default 60); echoed, epsilon does not depend on it.")));
 }
 
 // Reads the PCA flags; --pca-sample and --pca-dims without --pca-noise are an error (they

@@ -1,5 +1,5 @@
 // Flags shared by the `epsilon` and `calibrate` commands: the sampling of a DP-SGD run,
-// given either as --sample-rate/--steps or as --epochs/--dataset-size/--batch-size, plus
+// given either as --sample-rate/--steps or as --epochs/--dataset-size/--lot-size, plus
 // --delta, --accountant and --conversion, and optionally a DP-PCA release before the steps
 // (pca_flags.h) — or instead an experiment file (--config). Each bad value is a UsageError
 // naming its flag. Both forms end in the one privacy statement (privacy_statement.h).
@@ -20,6 +20,7 @@
 #include "core/train/run_planning.h"
 #include "experiment_json.h"
 #include "pca_flags.h"
+#include "train_flags.h"
 
 namespace epsilon::cli {
 
@@ -33,24 +34,27 @@ struct PrivacyRunFlags {
   QJsonObject echo;  // the run's parameters as they go into the JSON output
 };
 
+// The flags that are experiment fields (--steps, --epochs, --lot-size, --delta, --accountant)
+// come from the experiment schema with their JSON key (train_flags.h).
 inline void addPrivacyRunOptions(QCommandLineParser& parser) {
+  parser.addOption({QStringLiteral("sample-rate"),
+                    QStringLiteral("Poisson sampling rate q in (0, 1]."), QStringLiteral("Q")});
+  parser.addOptions(fieldOptions(
+      "training.steps",
+      QStringLiteral(
+          "Number of DP-SGD steps T >= 1 (0 with --pca-noise: the PCA release alone).")));
+  parser.addOptions(fieldOptions("training.epochs",
+                                 QStringLiteral("Epochs E (instead of --sample-rate/--steps).")));
+  parser.addOption({QStringLiteral("dataset-size"),
+                    QStringLiteral("Training set size N (with --epochs)."), QStringLiteral("N")});
+  parser.addOptions(fieldOptions(
+      "training.lot_size",
+      QStringLiteral("Expected lot size L (with --epochs): q = L/N, T = round(E*floor(N/L)), "
+                     "the steps the trainer runs.")));
+  parser.addOptions(fieldOptions("privacy.delta", QStringLiteral("Target delta in (0, 1).")));
+  parser.addOptions(
+      fieldOptions("privacy.accountant", QStringLiteral("rdp (default) or pld (tight).")));
   parser.addOptions({
-      {QStringLiteral("sample-rate"), QStringLiteral("Poisson sampling rate q in (0, 1]."),
-       QStringLiteral("Q")},
-      {QStringLiteral("steps"),
-       QStringLiteral("Number of DP-SGD steps T >= 1 (0 with --pca-noise: the PCA release alone)."),
-       QStringLiteral("T")},
-      {QStringLiteral("epochs"), QStringLiteral("Epochs E (instead of --sample-rate/--steps)."),
-       QStringLiteral("E")},
-      {QStringLiteral("dataset-size"), QStringLiteral("Training set size N (with --epochs)."),
-       QStringLiteral("N")},
-      {QStringLiteral("batch-size"),
-       QStringLiteral("Expected lot size L (with --epochs): q = L/N, T = round(E*floor(N/L)), "
-                      "the steps the trainer runs."),
-       QStringLiteral("L")},
-      {QStringLiteral("delta"), QStringLiteral("Target delta in (0, 1)."), QStringLiteral("D")},
-      {QStringLiteral("accountant"), QStringLiteral("rdp (default) or pld (tight)."),
-       QStringLiteral("NAME"), QStringLiteral("rdp")},
       {QStringLiteral("conversion"),
        QStringLiteral("RDP to (epsilon, delta): improved (default) or classic."),
        QStringLiteral("NAME"), QStringLiteral("improved")},
@@ -62,7 +66,7 @@ inline void addPrivacyRunOptions(QCommandLineParser& parser) {
   addPcaRunOptions(parser);
 }
 
-// --epochs/--dataset-size/--batch-size: q = L/N, T = round(E·⌊N/L⌋) (run_planning.h).
+// --epochs/--dataset-size/--lot-size: q = L/N, T = round(E·⌊N/L⌋) (run_planning.h).
 inline void readEpochForm(const QCommandLineParser& parser, PrivacyRunFlags& flags) {
   const double epochs = readDouble(parser, QStringLiteral("epochs"));
   requirePositive(QStringLiteral("epochs"), epochs);
@@ -72,9 +76,11 @@ inline void readEpochForm(const QCommandLineParser& parser, PrivacyRunFlags& fla
                          .arg(datasetSize)
                          .toStdString());
   }
-  const long long batchSize = readInteger(parser, QStringLiteral("batch-size"));
+  const QString lotFlag = givenFlag(parser, "training.lot_size");
+  const long long batchSize = readInteger(parser, lotFlag);
   if (batchSize < 1 || batchSize > datasetSize) {
-    throw UsageError(QStringLiteral("--batch-size: expected an integer in [1, %1], got %2")
+    throw UsageError(QStringLiteral("--%1: expected an integer in [1, %2], got %3")
+                         .arg(lotFlag)
                          .arg(datasetSize)
                          .arg(batchSize)
                          .toStdString());
@@ -90,13 +96,13 @@ inline void readEpochForm(const QCommandLineParser& parser, PrivacyRunFlags& fla
   }
   flags.echo.insert(QStringLiteral("epochs"), epochs);
   flags.echo.insert(QStringLiteral("dataset_size"), static_cast<qint64>(datasetSize));
-  flags.echo.insert(QStringLiteral("batch_size"), static_cast<qint64>(batchSize));
+  flags.echo.insert(QStringLiteral("lot_size"), static_cast<qint64>(batchSize));
 }
 
 // --sample-rate/--steps; 0 steps only with a PCA release (then --sample-rate is optional).
 inline void readDirectForm(const QCommandLineParser& parser, PrivacyRunFlags& flags) {
   if (!parser.isSet(QStringLiteral("sample-rate")) && !parser.isSet(QStringLiteral("steps"))) {
-    throw UsageError("--sample-rate is required (or --epochs, --dataset-size and --batch-size)");
+    throw UsageError("--sample-rate is required (or --epochs, --dataset-size and --lot-size)");
   }
   flags.steps = readInteger(parser, QStringLiteral("steps"));
   const long long fewest = flags.pca.enabled ? 0 : 1;  // 0 steps: the PCA release alone
@@ -107,7 +113,7 @@ inline void readDirectForm(const QCommandLineParser& parser, PrivacyRunFlags& fl
                          .toStdString());
   }
   if (flags.steps > 0 && !parser.isSet(QStringLiteral("sample-rate"))) {
-    throw UsageError("--sample-rate is required (or --epochs, --dataset-size and --batch-size)");
+    throw UsageError("--sample-rate is required (or --epochs, --dataset-size and --lot-size)");
   }
   if (parser.isSet(QStringLiteral("sample-rate"))) {
     flags.sampleRate = readDouble(parser, QStringLiteral("sample-rate"));
@@ -132,10 +138,10 @@ inline PrivacyRunFlags readPrivacyRunFlags(const QCommandLineParser& parser) {
       parser.isSet(QStringLiteral("sample-rate")) || parser.isSet(QStringLiteral("steps"));
   const bool epochForm = parser.isSet(QStringLiteral("epochs")) ||
                          parser.isSet(QStringLiteral("dataset-size")) ||
-                         parser.isSet(QStringLiteral("batch-size"));
+                         fieldFlagSet(parser, "training.lot_size");
   if (direct && epochForm) {
     throw UsageError(
-        "--sample-rate/--steps and --epochs/--dataset-size/--batch-size cannot be mixed");
+        "--sample-rate/--steps and --epochs/--dataset-size/--lot-size cannot be mixed");
   }
   if (epochForm) {
     readEpochForm(parser, flags);
@@ -144,7 +150,9 @@ inline PrivacyRunFlags readPrivacyRunFlags(const QCommandLineParser& parser) {
   }
   flags.delta = readDouble(parser, QStringLiteral("delta"));
   requireRange(QStringLiteral("delta"), flags.delta, 0.0, 1.0, true, true);
-  const QString accountant = parser.value(QStringLiteral("accountant"));
+  const QString accountant = parser.isSet(QStringLiteral("accountant"))
+                                 ? parser.value(QStringLiteral("accountant"))
+                                 : QStringLiteral("rdp");
   if (accountant == QStringLiteral("rdp")) {
     flags.accountant = privacy::AccountantKind::Rdp;
   } else if (accountant == QStringLiteral("pld")) {
@@ -205,8 +213,9 @@ struct PlannedRunFlags {
 // --config FILE, or nullopt when it is not given; the sampling flags cannot be mixed with it.
 inline std::optional<PlannedRunFlags> readPlannedRun(const QCommandLineParser& parser) {
   if (!parser.isSet(QStringLiteral("config"))) return std::nullopt;
-  for (const char* flag : {"sample-rate", "steps", "epochs", "dataset-size", "batch-size", "delta",
-                           "accountant", "conversion", "pca-noise", "noise-multiplier"})
+  for (const char* flag :
+       {"sample-rate", "steps", "epochs", "dataset-size", "lot-size", "batch-size", "delta",
+        "accountant", "conversion", "pca-noise", "noise-multiplier"})
     if (parser.isSet(QLatin1String(flag)))
       throw UsageError(std::string("--") + flag +
                        ": cannot be mixed with --config (the file gives the whole run)");

@@ -22,7 +22,8 @@ QString chartLabel(const train::SweepPoint& point) {
       {"noise_multiplier", QStringLiteral("σ")}, {"clip_norm", QStringLiteral("C")},
       {"learning_rate", QStringLiteral("lr")},   {"tanh_c", QStringLiteral("c")},
       {"tanh_k", QStringLiteral("k")},           {"lot_size", QStringLiteral("L")},
-      {"train_size", QStringLiteral("N")},       {"microbatch_size", QStringLiteral("m")}};
+      {"train_size", QStringLiteral("N")},       {"max_train", QStringLiteral("N")},
+      {"microbatch_size", QStringLiteral("m")}};
   QStringList parts;
   for (const auto& [parameter, value] : point.values) {
     if (parameter == "variant" || parameter == "target_epsilon")

@@ -2,7 +2,11 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSet>
+#include <optional>
+
+#include "base/io/experiment_json.h"
+#include "core/common/errors.h"
+#include "core/train/experiment_schema.h"
 
 namespace epsilon::ui {
 
@@ -16,6 +20,21 @@ void flattenInto(const QJsonObject& object, const QString& prefix, QMap<QString,
       out.insert(key, it.value());
     }
   }
+}
+
+std::optional<train::ExperimentConfig> parsed(const QJsonObject& json) {
+  try {
+    return experimentFromJson(json);
+  } catch (const ConfigError&) {
+    return std::nullopt;
+  }
+}
+
+// A value as the Runs table shows it: numbers to 6 significant digits.
+QString shown(const train::ExperimentField& field, const train::FieldValue& value) {
+  if (std::holds_alternative<double>(value))
+    return QString::number(std::get<double>(value), 'g', 6);
+  return QString::fromStdString(train::fieldText(field, value));
 }
 }  // namespace
 
@@ -45,34 +64,37 @@ QMap<QString, QString> flattenConfig(const QJsonObject& config) {
 }
 
 QStringList differingKeys(const std::vector<QJsonObject>& configs) {
-  if (configs.size() < 2) return {};
-  std::vector<QMap<QString, QString>> flat;
-  QSet<QString> keys;
-  for (const auto& c : configs) {
-    flat.push_back(flattenConfig(c));
-    for (auto it = flat.back().cbegin(); it != flat.back().cend(); ++it) keys.insert(it.key());
-  }
+  std::vector<train::ExperimentConfig> experiments;
+  for (const QJsonObject& json : configs)
+    if (const auto c = parsed(json)) experiments.push_back(*c);
+  return differingKeys(experiments);
+}
+
+QStringList differingKeys(const std::vector<train::ExperimentConfig>& configs) {
   QStringList result;
-  for (const QString& key : keys) {
-    const QString first = flat.front().value(key, QStringLiteral("\x01missing"));
-    for (const auto& f : flat) {
-      if (f.value(key, QStringLiteral("\x01missing")) != first) {
-        result << key;
+  if (configs.size() < 2) return result;
+  // The schema's fields that a file holds, compared as the schema compares them (exactly).
+  for (const auto& field : train::experimentFields()) {
+    if (!field.persisted) continue;
+    const train::FieldValue first = field.get(configs.front());
+    for (const auto& c : configs) {
+      if (!(field.get(c) == first)) {
+        result << QString::fromStdString(field.name);
         break;
       }
     }
   }
-  result.removeAll(QStringLiteral("name"));
-  result.sort();
   return result;
 }
 
 QString describeKeys(const QJsonObject& config, const QStringList& keys) {
-  const auto flat = flattenConfig(config);
+  const auto c = parsed(config);
   QStringList parts;
   for (const QString& key : keys) {
-    const QString shortName = key.section(QLatin1Char('.'), -1);
-    parts << shortName + QLatin1Char('=') + flat.value(key, QStringLiteral("–"));
+    const train::ExperimentField* field = train::fieldNamed(key.toStdString());
+    if (!field) continue;
+    parts << QString::fromStdString(field->word) + QLatin1Char('=') +
+                 (c ? shown(*field, field->get(*c)) : QStringLiteral("–"));
   }
   return parts.join(QStringLiteral(", "));
 }

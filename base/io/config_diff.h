@@ -9,6 +9,8 @@
 #include <QStringList>
 #include <vector>
 
+#include "core/train/experiment_config.h"
+
 namespace epsilon::ui {
 
 // "dataset.name" -> "mnist-10k", nested objects flattened with dots, arrays as JSON text.
@@ -16,10 +18,15 @@ QMap<QString, QString> flattenConfig(const QJsonObject& config);
 // The same keys with their JSON values as they are (numbers at full precision, for exports).
 QMap<QString, QJsonValue> flattenConfigValues(const QJsonObject& config);
 
-// Keys whose values are not the same in every config (a key missing somewhere differs).
+// The experiment schema's fields (core/train/experiment_schema.h) whose values are not the
+// same in every experiment, by name ("privacy.noise_multiplier"), in the schema's order and
+// compared exactly as train::differingFields compares; JSON that is not an experiment is
+// left out of the comparison.
 QStringList differingKeys(const std::vector<QJsonObject>& configs);
+QStringList differingKeys(const std::vector<train::ExperimentConfig>& configs);
 
-// "noise_multiplier=0.5, clip_norm=4" for the given keys (short names: last path part).
+// "noise_multiplier=0.5, clip_norm=4" for the given fields (by their word, the flag and sweep
+// name; numbers to 6 significant digits).
 QString describeKeys(const QJsonObject& config, const QStringList& keys);
 
 }  // namespace epsilon::ui

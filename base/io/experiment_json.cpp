@@ -12,6 +12,7 @@
 #include "base/io/run_conversion.h"
 #include "core/common/errors.h"
 #include "core/privacy/dp_pca.h"
+#include "core/train/experiment_schema.h"
 
 namespace epsilon::ui {
 
@@ -23,187 +24,81 @@ QString text(const std::string& s) {
   return QString::fromStdString(s);
 }
 
-// A name parsed by `parse(text, field)`, which throws ConfigError naming the field.
-template <class Value, class Parse>
-void choice(JsonReader& r, const char* key, Value& out, Parse parse) {
-  if (!r.has(QLatin1String(key))) return r.allow({QLatin1String(key)});
-  out = parse(r.string(QLatin1String(key), false, {}, true).toStdString(),
-              r.path(QLatin1String(key)).toStdString());
+// The sections of an experiment file, in the order it lists them.
+const char* const kSections[] = {"dataset", "model", "privacy", "optimizer", "training"};
+
+// One field of the schema (experiment_schema.h) from its section's reader: the value of the
+// field's type, its range checked by setField (errors name "<section>.<key>").
+void readField(JsonReader& r, const train::ExperimentField& f, ExperimentConfig& c) {
+  using train::FieldType;
+  const QString key = QString::fromStdString(f.key());
+  const std::string where = r.path(key).toStdString();
+  train::FieldValue value = f.get(c);
+  switch (f.type) {
+    case FieldType::Text:
+    case FieldType::Choice:
+      if (!r.has(key)) return r.allow({key});
+      value = r.string(key, false, {}, true).toStdString();
+      break;
+    case FieldType::Integer: {
+      const double low = f.low, high = f.high;
+      value = r.integer(key, low, high, std::get<long long>(value));
+      break;
+    }
+    case FieldType::Number:
+      value = r.number(key, false, std::get<double>(value));
+      break;
+    case FieldType::OptionalNumber: {
+      const auto old = std::holds_alternative<double>(value)
+                           ? std::optional<double>(std::get<double>(value))
+                           : std::nullopt;
+      const auto read = r.optionalNumber(key, old);
+      value = read ? train::FieldValue(*read) : train::FieldValue(std::monostate{});
+      break;
+    }
+    case FieldType::Boolean:
+      value = r.boolean(key, std::get<bool>(value));
+      break;
+    case FieldType::IntegerList: {
+      const auto& widths = std::get<std::vector<long long>>(value);
+      const std::vector<int> read =
+          r.integers(key, static_cast<int>(f.low), static_cast<int>(f.high),
+                     std::vector<int>(widths.begin(), widths.end()));
+      value = std::vector<long long>(read.begin(), read.end());
+      break;
+    }
+  }
+  train::setField(c, f, value, where);
 }
 
-template <class Integer>
-void integer(JsonReader& r, const char* key, Integer& out, double low, double high) {
-  out = static_cast<Integer>(r.integer(QLatin1String(key), low, high, static_cast<long long>(out)));
-}
-
-void number(JsonReader& r, const char* key, double& out) {
-  out = r.number(QLatin1String(key), false, out);
-}
-void boolean(JsonReader& r, const char* key, bool& out) {
-  out = r.boolean(QLatin1String(key), out);
-}
-
-privacy::AccountantKind parseAccountant(const std::string& name, const std::string& field) {
-  if (name == "rdp") return privacy::AccountantKind::Rdp;
-  if (name == "pld") return privacy::AccountantKind::Pld;
-  throw ConfigError(field + ": expected one of rdp, pld, got '" + name + "'");
-}
-
-constexpr double kMaxExactInteger = 9007199254740992.0;  // 2^53: doubles hold every integer below
-
-void readDataset(JsonReader s, train::DatasetConfig& d) {
-  d.name =
-      s.string(QStringLiteral("name"), false, QString::fromStdString(d.name), true).toStdString();
-  number(s, "noise", d.options.noise);
-  integer(s, "size", d.options.size, 0, 1e9);
-  number(s, "train_fraction", d.options.trainFraction);
-  integer(s, "seed", d.options.seed, 0, kMaxExactInteger);
-  integer(s, "max_train", d.options.maxTrain, 0, 1e12);
-  s.finish();
-}
-
-void readModel(JsonReader s, train::ModelConfig& m) {
-  m.preset = s.string(QStringLiteral("preset"), false, QString::fromStdString(m.preset), true)
-                 .toStdString();
-  m.hiddenWidths = s.integers(QStringLiteral("hidden"), 1, 65536, m.hiddenWidths);
-  // pca-mlp's projection; files written before it existed have none of these keys.
-  integer(s, "pca_dims", m.pcaDims, 1, 65536);
-  number(s, "pca_noise", m.pcaNoise);
-  number(s, "pca_sample", m.pcaSampleFraction);
-  s.finish();
-}
-
-void readPrivatizer(JsonReader& s, privacy::PrivatizerOptions& z) {
-  choice(s, "privatizer", z.kind, [](const std::string& t, const std::string& f) {
-    return privacy::parsePrivatizerKind(t, f);
-  });
-  number(s, "clip_norm", z.clipNorm);
-  boolean(s, "per_layer_clip", z.perLayer);
-  number(s, "tanh_c", z.tanhScale);
-  number(s, "tanh_k", z.tanhActiveRange);
-  number(s, "target_quantile", z.targetQuantile);
-  number(s, "clip_learning_rate", z.clipLearningRate);
-  choice(s, "clip_policy", z.clipPolicy,
-         [](const std::string& t, const std::string& f) { return privacy::parseClipPolicy(t, f); });
-  z.clipCountStddev = s.optionalNumber(QStringLiteral("clip_count_stddev"), z.clipCountStddev);
-  z.fractionStddev = s.optionalNumber(QStringLiteral("fraction_stddev"), z.fractionStddev);
-}
-
-void readPrivacy(JsonReader s, train::PrivacyConfig& p) {
-  readPrivatizer(s, p.privatizer);
-  number(s, "noise_multiplier", p.noise.initial);
-  choice(s, "noise_schedule", p.noise.decay,
-         [](const std::string& t, const std::string& f) { return privacy::parseNoiseDecay(t, f); });
-  number(s, "noise_decay_rate", p.noise.rate);
-  integer(s, "microbatch_size", p.microbatchSize, 1, 1e9);
-  number(s, "delta", p.delta);
-  choice(s, "accountant", p.accountant, parseAccountant);
-  choice(s, "sampling", p.sampling,
-         [](const std::string& t, const std::string& f) { return train::parseSamplingKind(t, f); });
-  p.secureNoise = s.boolean(QStringLiteral("secure_noise"), p.secureNoise);
-  s.finish();
-}
-
-void readOptimizer(JsonReader s, train::OptimizerConfig& o) {
-  choice(s, "name", o.options.kind, [](const std::string& t, const std::string& f) {
-    return optim::parseOptimizerKind(t, f);
-  });
-  number(s, "learning_rate", o.learningRate);
-  number(s, "momentum", o.options.momentum);
-  boolean(s, "nesterov", o.options.nesterov);
-  number(s, "beta1", o.options.beta1);
-  number(s, "beta2", o.options.beta2);
-  number(s, "rho", o.options.rho);
-  number(s, "initial_accumulator", o.options.initialAccumulator);
-  number(s, "epsilon", o.options.epsilon);
-  choice(s, "lr_decay", o.lrDecay, [](const std::string& t, const std::string& f) {
-    return optim::parseLearningRateDecay(t, f);
-  });
-  number(s, "lr_decay_rate", o.lrDecayRate);
-  number(s, "lr_decay_epochs", o.lrDecayEpochs);
-  s.finish();
-}
-
-void readTraining(JsonReader s, train::TrainingConfig& t) {
-  integer(s, "lot_size", t.lotSize, 1, 1e9);
-  number(s, "epochs", t.epochs);
-  integer(s, "steps", t.steps, 0, 1e15);
-  boolean(s, "eval_every_epoch", t.evalEveryEpoch);
-  integer(s, "eval_every_steps", t.evalEverySteps, 0, 1e15);
-  integer(s, "seed", t.seed, 0, kMaxExactInteger);
-  boolean(s, "snapshots", t.snapshots);
-  s.finish();
-}
-
-QJsonObject privacyToJson(const ExperimentConfig& c) {
-  const auto& z = c.privacy.privatizer;
-  const auto optional = [](const std::optional<double>& v) {
-    return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
-  };
-  return QJsonObject{{"privatizer", text(privacy::privatizerName(z.kind))},
-                     {"clip_norm", z.clipNorm},
-                     {"per_layer_clip", z.perLayer},
-                     {"tanh_c", z.tanhScale},
-                     {"tanh_k", z.tanhActiveRange},
-                     {"target_quantile", z.targetQuantile},
-                     {"clip_learning_rate", z.clipLearningRate},
-                     {"clip_policy", text(privacy::clipPolicyName(z.clipPolicy))},
-                     {"clip_count_stddev", optional(z.clipCountStddev)},
-                     {"fraction_stddev", optional(z.fractionStddev)},
-                     {"noise_multiplier", c.privacy.noise.initial},
-                     {"noise_schedule", text(privacy::noiseDecayName(c.privacy.noise.decay))},
-                     {"noise_decay_rate", c.privacy.noise.rate},
-                     {"microbatch_size", c.privacy.microbatchSize},
-                     {"delta", c.privacy.delta},
-                     {"accountant", privacy::accountantKindName(c.privacy.accountant)},
-                     {"sampling", text(train::samplingName(c.privacy.sampling))},
-                     {"secure_noise", c.privacy.secureNoise}};
-}
-
-QJsonObject optimizerToJson(const ExperimentConfig& c) {
-  return QJsonObject{{"name", text(optim::optimizerName(c.optimizer.options.kind))},
-                     {"learning_rate", c.optimizer.learningRate},
-                     {"momentum", c.optimizer.options.momentum},
-                     {"nesterov", c.optimizer.options.nesterov},
-                     {"beta1", c.optimizer.options.beta1},
-                     {"beta2", c.optimizer.options.beta2},
-                     {"rho", c.optimizer.options.rho},
-                     {"initial_accumulator", c.optimizer.options.initialAccumulator},
-                     {"epsilon", c.optimizer.options.epsilon},
-                     {"lr_decay", text(optim::learningRateDecayName(c.optimizer.lrDecay))},
-                     {"lr_decay_rate", c.optimizer.lrDecayRate},
-                     {"lr_decay_epochs", c.optimizer.lrDecayEpochs}};
+QJsonValue fieldToJson(const train::ExperimentField& f, const ExperimentConfig& c) {
+  const train::FieldValue v = f.get(c);
+  if (std::holds_alternative<bool>(v)) return std::get<bool>(v);
+  if (std::holds_alternative<long long>(v)) return static_cast<double>(std::get<long long>(v));
+  if (std::holds_alternative<double>(v)) return std::get<double>(v);
+  if (std::holds_alternative<std::string>(v)) return text(std::get<std::string>(v));
+  if (std::holds_alternative<std::vector<long long>>(v)) {
+    QJsonArray list;
+    for (long long n : std::get<std::vector<long long>>(v)) list.append(static_cast<double>(n));
+    return list;
+  }
+  return QJsonValue(QJsonValue::Null);
 }
 
 }  // namespace
 
 QJsonObject experimentToJson(const ExperimentConfig& c) {
-  QJsonArray hidden;
-  for (int w : c.model.hiddenWidths) hidden.append(w);
-  return QJsonObject{
-      {"format", kExperimentFormat},
-      {"version", kExperimentVersion},
-      {"dataset", QJsonObject{{"name", text(c.dataset.name)},
-                              {"noise", c.dataset.options.noise},
-                              {"size", c.dataset.options.size},
-                              {"train_fraction", c.dataset.options.trainFraction},
-                              {"seed", static_cast<double>(c.dataset.options.seed)},
-                              {"max_train", static_cast<double>(c.dataset.options.maxTrain)}}},
-      {"model", QJsonObject{{"preset", text(c.model.preset)},
-                            {"hidden", hidden},
-                            {"pca_dims", c.model.pcaDims},
-                            {"pca_noise", c.model.pcaNoise},
-                            {"pca_sample", c.model.pcaSampleFraction}}},
-      {"privacy", privacyToJson(c)},
-      {"optimizer", optimizerToJson(c)},
-      {"training", QJsonObject{{"lot_size", c.training.lotSize},
-                               {"epochs", c.training.epochs},
-                               {"steps", static_cast<double>(c.training.steps)},
-                               {"eval_every_epoch", c.training.evalEveryEpoch},
-                               {"eval_every_steps", static_cast<double>(c.training.evalEverySteps)},
-                               {"seed", static_cast<double>(c.training.seed)},
-                               {"snapshots", c.training.snapshots}}},
-  };
+  QJsonObject sections;
+  for (const auto& f : train::experimentFields()) {
+    if (!f.persisted) continue;
+    const QString section = QString::fromStdString(f.section());
+    QJsonObject object = sections.value(section).toObject();
+    object.insert(QString::fromStdString(f.key()), fieldToJson(f, c));
+    sections.insert(section, object);
+  }
+  QJsonObject json{{"format", kExperimentFormat}, {"version", kExperimentVersion}};
+  for (auto it = sections.begin(); it != sections.end(); ++it) json.insert(it.key(), it.value());
+  return json;
 }
 
 ExperimentConfig experimentFromJson(const QJsonObject& json, const ExperimentConfig& base) {
@@ -232,21 +127,29 @@ ExperimentConfig experimentFromJson(const QJsonObject& json, const ExperimentCon
   }
   root.allow({"dataset", "model", "privacy", "optimizer", "training"});
   root.finish();
-  readDataset(root.child(QStringLiteral("dataset")), c.dataset);
-  readModel(root.child(QStringLiteral("model")), c.model);
-  readPrivacy(root.child(QStringLiteral("privacy")), c.privacy);
-  readOptimizer(root.child(QStringLiteral("optimizer")), c.optimizer);
-  readTraining(root.child(QStringLiteral("training")), c.training);
+  for (const char* section : kSections) {
+    JsonReader reader = root.child(QString::fromLatin1(section));
+    for (const auto& f : train::experimentFields())
+      if (f.persisted && f.section() == section) readField(reader, f, c);
+    reader.finish();
+  }
   return c;
 }
 
-ExperimentConfig readExperimentFile(const QString& path, const ExperimentConfig& base) {
+ExperimentConfig readExperimentFile(const QString& path, const ExperimentConfig& base,
+                                    bool datasetGiven) {
   constexpr qint64 kMaxBytes = 16 << 20;  // an experiment is a few hundred bytes
   const QJsonObject json = readJsonObjectFile(path, kMaxBytes, QStringLiteral("experiment file"));
   try {
-    return experimentFromJson(json, base);
+    ExperimentConfig c = experimentFromJson(json, base);
+    if (!datasetGiven && !json.value(QLatin1String("dataset")).toObject().contains("name"))
+      throw ConfigError(
+          "dataset.name: missing; an experiment file must name its data set, e.g. \"dataset\": "
+          "{\"name\": \"" +
+          base.dataset.name + "\"} (or give --dataset)");
+    return c;
   } catch (const ConfigError& e) {
-    throw ConfigError(path.toStdString() + ": " + e.what());
+    throw ConfigError(clipped(path).toStdString() + ": " + e.what());
   }
 }
 

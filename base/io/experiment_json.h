@@ -28,9 +28,12 @@ QJsonObject experimentToJson(const train::ExperimentConfig& config);
 train::ExperimentConfig experimentFromJson(const QJsonObject& json,
                                            const train::ExperimentConfig& base = {});
 
-// Reads and parses a file; errors name the file. Throws ConfigError.
+// Reads and parses a file; errors name the file. Throws ConfigError. A file without a
+// "dataset" section is refused (the run would silently train on the base's data set) unless
+// `datasetGiven` says the caller sets the data set itself (a --dataset flag).
 train::ExperimentConfig readExperimentFile(const QString& path,
-                                           const train::ExperimentConfig& base = {});
+                                           const train::ExperimentConfig& base = {},
+                                           bool datasetGiven = false);
 
 // One event: the evaluation point's schema (base/io/eval_point_json.h: NaN null, ∞ "inf") and
 // run, total_steps, delta, accountant, sampling, privacy_status, epsilon_is_guarantee, …

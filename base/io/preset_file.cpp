@@ -46,7 +46,6 @@ std::vector<train::SweepAxis> readSweep(Reader& r, const QString& key) {
   const QJsonArray items = r.array(key, false);
   if (r.has(key) && (items.isEmpty() || items.size() > 2))
     r.fail(key, QStringLiteral("expected one or two axes, got %1").arg(items.size()));
-  const auto known = train::sweepParameterNames();
   for (int i = 0; i < items.size(); ++i) {
     const QString where = QStringLiteral("%1[%2]").arg(r.path(key)).arg(i);
     if (!items[i].isObject())
@@ -55,7 +54,7 @@ std::vector<train::SweepAxis> readSweep(Reader& r, const QString& key) {
     a.allowOnly({"parameter", "values"});
     train::SweepAxis axis;
     axis.parameter = a.string(QStringLiteral("parameter"), true).toStdString();
-    if (std::find(known.begin(), known.end(), axis.parameter) == known.end())
+    if (!train::isSweepParameter(axis.parameter))
       a.fail(QStringLiteral("parameter"),
              QStringLiteral("unknown sweep parameter '%1'")
                  .arg(clipped(QString::fromStdString(axis.parameter))));

@@ -6,6 +6,7 @@
 
 #include "core/common/errors.h"
 #include "core/common/text.h"
+#include "core/train/experiment_schema.h"
 
 namespace epsilon::train {
 
@@ -40,13 +41,21 @@ std::string count(long long n) {
   return std::to_string(n);
 }
 
+long long lowest(const std::string& field) {
+  return static_cast<long long>(fieldNamed(field)->low);
+}
+
 // Lot, micro-batch and length: the combinations a student most often gets wrong.
 void checkSizes(const ExperimentConfig& c, long long n, Issues& out) {
   const int lot = c.training.lotSize;
   const bool isPrivate = c.privacy.privatizer.kind != PrivatizerKind::None;
-  if (lot < 1) {
-    out.impossible("training.lot_size",
-                   "The lot size must be at least 1 (it is " + count(lot) + ").");
+  // The lowest lot and micro-batch are the schema's (experiment_schema.h), checked here in
+  // plain words for the panel.
+  const long long fewestLot = lowest("training.lot_size");
+  const long long fewestMicrobatch = lowest("privacy.microbatch_size");
+  if (lot < fewestLot) {
+    out.impossible("training.lot_size", "The lot size must be at least " + count(fewestLot) +
+                                            " (it is " + count(lot) + ").");
   } else if (n > 0 && lot > n) {
     out.impossible("training.lot_size", "The lot size (" + count(lot) + ") is larger than the " +
                                             count(n) + " training examples. Choose at most " +
@@ -57,8 +66,9 @@ void checkSizes(const ExperimentConfig& c, long long n, Issues& out) {
                     " training examples, so privacy gets no help from random sampling. "
                     "A smaller lot gives a smaller ε for the same noise.");
   }
-  if (isPrivate && c.privacy.microbatchSize < 1) {
-    out.impossible("privacy.microbatch_size", "The micro-batch size must be at least 1 (it is " +
+  if (isPrivate && c.privacy.microbatchSize < fewestMicrobatch) {
+    out.impossible("privacy.microbatch_size", "The micro-batch size must be at least " +
+                                                  count(fewestMicrobatch) + " (it is " +
                                                   count(c.privacy.microbatchSize) + ").");
   } else if (isPrivate && lot >= 1 && c.privacy.microbatchSize > lot) {
     out.impossible("privacy.microbatch_size",

@@ -10,7 +10,8 @@
 
 namespace epsilon::train {
 
-// Every field whose value differs, in declaration order; names are the experiment file's keys
+// Every field of the experiment schema (experiment_schema.h) whose value differs, in its order;
+// names are the experiment file's keys
 // ("dataset.max_train", "optimizer.beta2"), plus "training.step_events",
 // "training.gradient_norms" and "training.pace_seconds", which the file does not hold.
 // Numbers compare exactly (==): a value rounded on its way through a control differs.

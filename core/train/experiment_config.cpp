@@ -8,6 +8,7 @@
 #include "core/common/text.h"
 #include "core/nn/model.h"
 #include "core/privacy/dp_pca.h"
+#include "core/train/experiment_schema.h"
 
 namespace epsilon::train {
 
@@ -23,15 +24,10 @@ void validateModel(const ModelConfig& model) {
   if (std::find(names.begin(), names.end(), model.preset) == names.end()) {
     std::string list;
     for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-    bad("model.preset", "one of " + list, "'" + model.preset + "'");
-  }
-  for (int width : model.hiddenWidths) {
-    if (width < 1 || width > 65536)
-      bad("model.hidden", "widths in [1, 65536]", std::to_string(width));
+    bad("model.preset", "one of " + list, "'" + clippedText(model.preset) + "'");
   }
   if (model.usesPca()) {
     // The input's feature count also bounds k; validateFor() checks that against the data.
-    if (model.pcaDims < 1) bad("model.pca_dims", "an integer >= 1", std::to_string(model.pcaDims));
     privacy::validateDpPcaOptions({model.pcaDims, model.pcaNoise, model.pcaSampleFraction, 1},
                                   model.pcaDims);
   }
@@ -41,8 +37,6 @@ void validatePrivacy(const PrivacyConfig& p, double expectedUnits) {
   p.privatizer.validate();
   if (p.privatizer.kind == privacy::PrivatizerKind::None) return;
   p.noise.validate();
-  if (p.microbatchSize < 1)
-    bad("privacy.microbatch_size", "an integer >= 1", std::to_string(p.microbatchSize));
   if (!(p.delta > 0.0 && p.delta < 1.0))
     bad("privacy.delta", "a value in (0, 1)", shortNumber(p.delta));
   if (p.privatizer.kind == privacy::PrivatizerKind::Adaptive && p.noise.initial > 0.0) {
@@ -71,23 +65,18 @@ void validateOptimizer(const OptimizerConfig& o) {
   }
 }
 
+// The ranges every value must keep (sizes, counts, seeds, widths, pace) are the schema's
+// (experiment_schema.h, checkFieldRanges); what follows depends on other fields.
 void validateTraining(const TrainingConfig& t) {
-  if (t.lotSize < 1) bad("training.lot_size", "an integer >= 1", std::to_string(t.lotSize));
-  if (t.steps < 0) bad("training.steps", "an integer >= 0", std::to_string(t.steps));
   if (t.steps == 0 && !(t.epochs > 0.0 && t.epochs <= 1e6))
     bad("training.epochs", "a value in (0, 1e6]", shortNumber(t.epochs));
-  if (t.evalEverySteps < 0)
-    bad("training.eval_every_steps", "an integer >= 0", std::to_string(t.evalEverySteps));
-  if (!(t.paceSeconds >= 0.0 && t.paceSeconds <= kMaxPaceSeconds)) {
-    bad("training.pace_seconds", "a value in [0, " + shortNumber(kMaxPaceSeconds) + "] seconds",
-        shortNumber(t.paceSeconds));
-  }
 }
 
 }  // namespace
 
 void ExperimentConfig::validate() const {
   if (dataset.name.empty()) bad("dataset.name", "a data set name or folder", "nothing");
+  checkFieldRanges(*this);
   validateModel(model);
   validateTraining(training);
   validatePrivacy(privacy, expectedUnitsPerLot());
@@ -103,16 +92,19 @@ void ExperimentConfig::validateFor(const data::Dataset& data) const {
   validate();
   const long long n = data.train.size();
   if (n < 1)
-    bad("dataset.name", "a data set with training examples", "'" + data.name + "' with none");
+    bad("dataset.name", "a data set with training examples",
+        "'" + clippedText(data.name) + "' with none");
   if (data.test.size() < 1)
-    bad("dataset.name", "a data set with test examples", "'" + data.name + "' with none");
+    bad("dataset.name", "a data set with test examples",
+        "'" + clippedText(data.name) + "' with none");
   if (model.usesPca()) {
     privacy::validateDpPcaOptions({model.pcaDims, model.pcaNoise, model.pcaSampleFraction, 1},
                                   data.shape.featureCount());
   }
   if (training.lotSize > n) {
     bad("training.lot_size",
-        "at most the " + std::to_string(n) + " training examples of '" + data.name + "'",
+        "at most the " + std::to_string(n) + " training examples of '" + clippedText(data.name) +
+            "'",
         std::to_string(training.lotSize));
   }
 }

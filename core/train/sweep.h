@@ -28,10 +28,11 @@ struct SweepPoint {
 // to ask for millions of runs. expandSweep, the preset reader and the CLI's `sweep` refuse more.
 inline constexpr std::size_t kMaxSweepRuns = 10000;
 
-// noise_multiplier, clip_norm, learning_rate, optimizer, privatizer, tanh_c, tanh_k,
-// lot_size, epochs, microbatch_size, noise_schedule, noise_decay_rate, train_size, seed,
-// dataset, model.
+// The word of every field of the experiment schema (experiment_schema.h): noise_multiplier,
+// clip_norm, learning_rate, lot_size, max_train, ...; older spellings (train_size) still read.
 std::vector<std::string> sweepParameterNames();
+// Whether `name` is a sweep parameter: a field's word or an older spelling of one.
+bool isSweepParameter(const std::string& name);
 
 // Sets one parameter of `config` from its text; throws ConfigError naming the parameter and
 // the value when either is not understood.

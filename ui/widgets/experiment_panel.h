@@ -142,6 +142,13 @@ class ExperimentPanel : public QWidget {
   void writeNoiseAndAccounting(train::PrivacyConfig& config) const;
   void loadTrainingGroup(const train::TrainingConfig& config);
   void writeTrainingGroup(train::TrainingConfig& config) const;
+  // The controls that show one field of the experiment schema each (by the field's name,
+  // core/train/experiment_schema.h): loaded and read back through the field's accessors and
+  // flagged by the checks. The other controls (data set, network, privatizer and σ, choices,
+  // δ, seed) have rules of their own and are bound group by group.
+  std::vector<std::pair<const char*, QWidget*>> boundControls() const;
+  void loadBound(const train::ExperimentConfig& config);
+  void writeBound(train::ExperimentConfig& config) const;
   void revealInScrollArea(QWidget* control);  // scrolls the dock's scroll area to it
   void applyDatasetDefaults();                // the user chose a data set
   void undoDatasetDefaults();

@@ -14,15 +14,16 @@
 namespace epsilon::ui {
 
 QWidget* ExperimentPanel::controlFor(const std::string& field) const {
-  const std::pair<const char*, QWidget*> controls[] = {
-      {"training.lot_size", m_lot->spinBox()},
-      {"privacy.microbatch_size", m_microbatch},
+  for (const auto& [name, control] : boundControls()) {
+    if (field != name) continue;
+    if (auto* slider = qobject_cast<ParameterSlider*>(control)) return slider->spinBox();
+    return control;
+  }
+  const std::pair<const char*, QWidget*> others[] = {
       {"privacy.delta", m_delta},
       {"privacy.noise_multiplier", m_sigma->spinBox()},
-      {"privacy.clip_norm", m_clip->spinBox()},
-      {"training.epochs", m_epochs->spinBox()},
-      {"optimizer.learning_rate", m_lr->spinBox()}};
-  for (const auto& [name, widget] : controls)
+      {"privacy.clip_norm", m_clip->spinBox()}};
+  for (const auto& [name, widget] : others)
     if (field == name) return widget;
   return nullptr;
 }

@@ -1,5 +1,6 @@
-// ExperimentPanel: loading a config into the controls and reading it back, group by group. The
-// panel keeps the config it last loaded (or the defaults a data set opened with) and config()
+// ExperimentPanel: loading a config into the controls and reading it back: the controls that
+// show one schema field each through the binding table (boundControls), the rest group by group.
+// The panel keeps the config it last loaded (or the defaults a data set opened with) and config()
 // starts from it, each group writing only the fields it has controls for; a control that shows
 // a loaded value rounded or clamped hands back the loaded value until the user changes it, so a
 // config loaded and read back is the same config, field for field.
@@ -14,6 +15,7 @@
 
 #include "base/io/number_format.h"
 #include "base/io/privacy_preview.h"
+#include "core/train/experiment_schema.h"
 #include "core/train/teaching_defaults.h"
 #include "ui/widgets/control_values.h"
 #include "ui/widgets/experiment_panel.h"
@@ -46,6 +48,7 @@ train::ExperimentConfig ExperimentPanel::config() const {
   writePrivatizer(c.privacy);
   writeNoiseAndAccounting(c.privacy);
   writeTrainingGroup(c.training);
+  writeBound(c);
   return c;
 }
 
@@ -75,6 +78,7 @@ QString ExperimentPanel::loadConfig(const train::ExperimentConfig& c) {
   loadPrivatizer(c.privacy);
   loadNoiseAndAccounting(c.privacy);
   loadTrainingGroup(c.training);
+  loadBound(c);
   m_base = c;
   m_loading = false;
   refreshModel();
@@ -84,24 +88,13 @@ QString ExperimentPanel::loadConfig(const train::ExperimentConfig& c) {
 void ExperimentPanel::loadModelGroup(const train::ExperimentConfig& c) {
   const int model = m_model->findData(QString::fromStdString(c.model.preset));
   if (model >= 0) m_model->setCurrentIndex(model);
-  m_pcaDims->setValue(c.model.pcaDims);
-  m_pcaNoise->setValue(c.model.pcaNoise);
-  m_pcaSample->setValue(c.model.pcaSampleFraction);
   selectEnum(m_optimizer, c.optimizer.options.kind);
-  m_momentum->setValue(c.optimizer.options.momentum);
-  m_lr->setValue(c.optimizer.learningRate);
 }
 
 void ExperimentPanel::writeModelGroup(train::ExperimentConfig& c) const {
   if (const QVariant preset = m_model->currentData(); preset.isValid())
     c.model.preset = preset.toString().toStdString();
-  c.model.pcaDims = static_cast<int>(valueOrLoaded(m_pcaDims, c.model.pcaDims));
-  c.model.pcaNoise = sliderValue(m_pcaNoise, c.model.pcaNoise);
-  c.model.pcaSampleFraction = sliderValue(m_pcaSample, c.model.pcaSampleFraction);
-  auto& o = c.optimizer;
-  o.options.kind = currentEnum<optim::OptimizerKind>(m_optimizer);
-  o.options.momentum = valueOrLoaded(m_momentum, o.options.momentum);
-  o.learningRate = sliderValue(m_lr, o.learningRate);
+  c.optimizer.options.kind = currentEnum<optim::OptimizerKind>(m_optimizer);
 }
 
 void ExperimentPanel::loadPrivatizer(const train::PrivacyConfig& c) {
@@ -109,11 +102,6 @@ void ExperimentPanel::loadPrivatizer(const train::PrivacyConfig& c) {
   selectEnum(m_privatizer, p.kind);
   m_clip->setValue(p.clipNorm);
   m_adaptiveC0->setValue(p.clipNorm);
-  m_perLayer->setChecked(p.perLayer);
-  m_tanhC->setValue(p.tanhScale);
-  m_tanhK->setValue(p.tanhActiveRange);
-  m_quantile->setValue(p.targetQuantile);
-  m_clipLr->setValue(p.clipLearningRate);
   selectEnum(m_clipPolicy, p.clipPolicy);
 }
 
@@ -123,11 +111,6 @@ void ExperimentPanel::writePrivatizer(train::PrivacyConfig& c) const {
   p.kind = currentEnum<privacy::PrivatizerKind>(m_privatizer);
   const bool adaptive = p.kind == privacy::PrivatizerKind::Adaptive;
   p.clipNorm = sliderValue(adaptive ? m_adaptiveC0 : m_clip, p.clipNorm);
-  p.perLayer = m_perLayer->isChecked();
-  p.tanhScale = sliderValue(m_tanhC, p.tanhScale);
-  p.tanhActiveRange = sliderValue(m_tanhK, p.tanhActiveRange);
-  p.targetQuantile = sliderValue(m_quantile, p.targetQuantile);
-  p.clipLearningRate = sliderValue(m_clipLr, p.clipLearningRate);
   p.clipPolicy = currentEnum<privacy::ClipUpdatePolicy>(m_clipPolicy);
   // The baseline chosen here has no noise; a loaded one keeps the σ it was loaded with.
   if (p.kind != privacy::PrivatizerKind::None)
@@ -142,8 +125,6 @@ void ExperimentPanel::loadNoiseAndAccounting(const train::PrivacyConfig& c) {
     m_sigma->setValue(c.noise.initial);
   m_targetMode->setChecked(false);
   selectEnum(m_schedule, c.noise.decay);
-  m_decayRate->setValue(c.noise.rate);
-  m_microbatch->setValue(c.microbatchSize);
   int delta = m_delta->findData(c.delta);
   if (delta < 0) {
     m_delta->addItem(formatDelta(c.delta), c.delta);
@@ -152,32 +133,85 @@ void ExperimentPanel::loadNoiseAndAccounting(const train::PrivacyConfig& c) {
   m_delta->setCurrentIndex(delta);
   selectEnum(m_accountant, c.accountant);
   selectEnum(m_sampling, c.sampling);
-  m_secureNoise->setChecked(c.secureNoise);
 }
 
 void ExperimentPanel::writeNoiseAndAccounting(train::PrivacyConfig& c) const {
   c.noise.decay = currentEnum<privacy::NoiseDecay>(m_schedule);
-  c.noise.rate = valueOrLoaded(m_decayRate, c.noise.rate);
-  c.microbatchSize = static_cast<int>(valueOrLoaded(m_microbatch, c.microbatchSize));
   if (const QVariant delta = m_delta->currentData(); delta.isValid()) c.delta = delta.toDouble();
   c.accountant = currentEnum<privacy::AccountantKind>(m_accountant);
   c.sampling = currentEnum<train::SamplingKind>(m_sampling);
-  c.secureNoise = m_secureNoise->isChecked();
 }
 
 void ExperimentPanel::loadTrainingGroup(const train::TrainingConfig& t) {
-  m_lot->setValue(t.lotSize);
-  m_epochs->setValue(t.epochs);
   m_seed->setValue(static_cast<int>(std::min<std::uint64_t>(t.seed, m_seed->maximum())));
 }
 
 void ExperimentPanel::writeTrainingGroup(train::TrainingConfig& t) const {
-  t.lotSize = static_cast<int>(std::llround(sliderValue(m_lot, t.lotSize)));
-  t.epochs = sliderValue(m_epochs, t.epochs);
   // A seed beyond the box's range is shown at its maximum and kept until the box is changed.
   if (static_cast<std::uint64_t>(m_seed->value()) !=
       std::min<std::uint64_t>(t.seed, m_seed->maximum()))
     t.seed = static_cast<std::uint64_t>(m_seed->value());
+}
+
+std::vector<std::pair<const char*, QWidget*>> ExperimentPanel::boundControls() const {
+  return {{"model.pca_dims", m_pcaDims},
+          {"model.pca_noise", m_pcaNoise},
+          {"model.pca_sample", m_pcaSample},
+          {"optimizer.learning_rate", m_lr},
+          {"optimizer.momentum", m_momentum},
+          {"privacy.per_layer_clip", m_perLayer},
+          {"privacy.tanh_c", m_tanhC},
+          {"privacy.tanh_k", m_tanhK},
+          {"privacy.target_quantile", m_quantile},
+          {"privacy.clip_learning_rate", m_clipLr},
+          {"privacy.noise_decay_rate", m_decayRate},
+          {"privacy.microbatch_size", m_microbatch},
+          {"privacy.secure_noise", m_secureNoise},
+          {"training.lot_size", m_lot},
+          {"training.epochs", m_epochs}};
+}
+
+void ExperimentPanel::loadBound(const train::ExperimentConfig& c) {
+  for (const auto& [name, control] : boundControls()) {
+    const train::ExperimentField& field = *train::fieldNamed(name);
+    const train::FieldValue value = field.get(c);
+    if (auto* check = qobject_cast<QCheckBox*>(control)) {
+      check->setChecked(std::get<bool>(value));
+      continue;
+    }
+    const double number = std::holds_alternative<long long>(value)
+                              ? static_cast<double>(std::get<long long>(value))
+                              : std::get<double>(value);
+    if (auto* slider = qobject_cast<ParameterSlider*>(control))
+      slider->setValue(number);
+    else if (auto* box = qobject_cast<QDoubleSpinBox*>(control))
+      box->setValue(number);
+    else if (auto* box = qobject_cast<QSpinBox*>(control))
+      box->setValue(static_cast<int>(number));
+  }
+}
+
+void ExperimentPanel::writeBound(train::ExperimentConfig& c) const {
+  for (const auto& [name, control] : boundControls()) {
+    const train::ExperimentField& field = *train::fieldNamed(name);
+    if (const auto* check = qobject_cast<const QCheckBox*>(control)) {
+      field.set(c, check->isChecked());
+      continue;
+    }
+    const train::FieldValue loaded = field.get(c);
+    const bool integer = std::holds_alternative<long long>(loaded);
+    const double before =
+        integer ? static_cast<double>(std::get<long long>(loaded)) : std::get<double>(loaded);
+    double value = before;
+    if (const auto* slider = qobject_cast<const ParameterSlider*>(control))
+      value = sliderValue(slider, before);
+    else if (const auto* box = qobject_cast<const QDoubleSpinBox*>(control))
+      value = valueOrLoaded(box, before);
+    else if (const auto* box = qobject_cast<const QSpinBox*>(control))
+      value = static_cast<double>(valueOrLoaded(box, std::get<long long>(loaded)));
+    field.set(c, integer ? train::FieldValue(static_cast<long long>(std::llround(value)))
+                         : train::FieldValue(value));
+  }
 }
 
 void ExperimentPanel::applyDatasetDefaults() {

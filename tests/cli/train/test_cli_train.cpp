@@ -188,7 +188,8 @@ class TestCliTrain : public QObject {
     QTest::newRow("lot larger than data")
         << QStringList{"--dataset", "circle", "--data-size", "100", "--batch-size", "500"}
         << "lot_size";
-    QTest::newRow("unknown flag") << QStringList{"--learning-rate", "0.1"} << "learning-rate";
+    // --learning-rate is the flag now (--lr its old spelling): a name no schema field has.
+    QTest::newRow("unknown flag") << QStringList{"--learning-speed", "0.1"} << "learning-speed";
     QTest::newRow("unknown optimizer") << QStringList{"--optimizer", "lion"} << "--optimizer";
     QTest::newRow("unknown privatizer") << QStringList{"--privatizer", "laplace"} << "--privatizer";
     QTest::newRow("unknown data set") << QStringList{"--dataset", "no-such-set"} << "no-such-set";
@@ -248,10 +249,13 @@ class TestCliTrain : public QObject {
     QTest::newRow("wrong format") << QByteArray(R"({"format": "epsilonlab-session", "version": 1})")
                                   << "format";
     QTest::newRow("not JSON") << QByteArray("{\"format\": ") << "not valid JSON";
-    QTest::newRow("bad value")
-        << QByteArray(
-               R"({"format": "epsilonlab-experiment", "version": 1, "privacy": {"delta": 2}})")
-        << "privacy.delta";
+    QTest::newRow("bad value") << QByteArray(R"({"format": "epsilonlab-experiment", "version": 1,
+                          "dataset": {"name": "xor"}, "privacy": {"delta": 2}})")
+                               << "privacy.delta";
+    // Which data set would it train on? The file must say (or --dataset).
+    QTest::newRow("no data set")
+        << QByteArray(R"({"format": "epsilonlab-experiment", "version": 1, "privacy": {}})")
+        << "dataset.name: missing";
   }
   void badConfigFilesExitTwo() {
     QFETCH(QByteArray, content);

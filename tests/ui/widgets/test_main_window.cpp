@@ -215,7 +215,7 @@ class TestMainWindow : public QObject {
             w.runModel()->run(ids[0])->evals.back().epsilon);
     const QString differs = w.runModel()->index(0, RunModel::ParametersColumn).data().toString();
     QVERIFY2(differs.contains(QStringLiteral("noise_multiplier=0.5")) &&
-                 differs.contains(QStringLiteral("name=sgd")),
+                 differs.contains(QStringLiteral("optimizer=sgd")),  // by the field's word
              qPrintable(differs));
     dialog.setAxis(0, QStringLiteral("noise_multiplier"), QStringLiteral("-1"));
     QVERIFY(dialog.points(&error).empty());
