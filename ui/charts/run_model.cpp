@@ -7,17 +7,9 @@
 #include "base/io/config_diff.h"
 #include "base/io/experiment_json.h"
 #include "base/io/number_format.h"
+#include "base/io/run_palette.h"
 
 namespace epsilon::ui {
-
-namespace {
-// Okabe–Ito-like palette, distinguishable with colour-vision deficiencies, then more.
-const QColor kPalette[] = {QColor(0, 114, 178),   QColor(230, 159, 0),   QColor(0, 158, 115),
-                           QColor(204, 121, 167), QColor(86, 180, 233),  QColor(213, 94, 0),
-                           QColor(120, 94, 240),  QColor(100, 100, 100), QColor(240, 228, 66),
-                           QColor(0, 0, 0)};
-constexpr int kPaletteSize = sizeof(kPalette) / sizeof(kPalette[0]);
-}  // namespace
 
 RunModel::RunModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -116,14 +108,15 @@ bool RunModel::setData(const QModelIndex& index, const QVariant& value, int role
 }
 
 QColor RunModel::nextColor() const {
-  return kPalette[m_colorsUsed % kPaletteSize];
+  QStringList inUse;  // the runs' own colours, so also those of a reopened session
+  for (const RunRecord& r : m_runs) inUse << r.color;
+  return QColor(nextRunColor(inUse));
 }
 
 int RunModel::addRun(RunRecord run) {
   if (run.id == 0) run.id = m_nextId;
   m_nextId = std::max(m_nextId, run.id + 1);
   if (!QColor(run.color).isValid()) run.color = nextColor().name();
-  ++m_colorsUsed;
   if (run.name.isEmpty()) run.name = tr("Run %1").arg(run.id);
   const int row = rowCount();
   beginInsertRows({}, row, row);
@@ -163,7 +156,6 @@ void RunModel::clear() {
   beginResetModel();
   m_runs.clear();
   m_differingKeys.clear();
-  m_colorsUsed = 0;
   endResetModel();
   Q_EMIT runsChanged();
   for (int id : ids) Q_EMIT runRemoved(id);

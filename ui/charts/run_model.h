@@ -58,7 +58,7 @@ class RunModel : public QAbstractTableModel {
   void setCanaryAudit(int id, const CanaryAuditRecord& audit);
   void rename(int id, const QString& name);
 
-  // The colour the next run gets: a palette that stays apart on a projector.
+  // The colour the next run gets: base/io/run_palette.h's first colour no run has.
   QColor nextColor() const;
 
  Q_SIGNALS:
@@ -79,7 +79,6 @@ class RunModel : public QAbstractTableModel {
   std::vector<RunRecord> m_runs;
   QStringList m_differingKeys;
   int m_nextId = 1;
-  int m_colorsUsed = 0;
 };
 
 }  // namespace epsilon::ui

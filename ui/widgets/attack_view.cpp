@@ -18,6 +18,7 @@
 #include <QTextDocument>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <memory>
 
 #include "ui/charts/figure_chart.h"
@@ -33,6 +34,7 @@ namespace {
 constexpr int kRefreshIntervalMs = 250;  // the tab follows statuses, not every lot
 constexpr int kSideBySideWidth = 800;    // narrower: the numbers go under the chart
 constexpr int kOneRowWidth = 560;        // narrower still: the audit controls take two rows
+constexpr int kDefaultCanaries = 1000;
 }  // namespace
 
 AttackView::AttackView(RunModel* model, AttackController* controller, QWidget* parent)
@@ -113,6 +115,12 @@ QWidget* AttackView::buildSidePanel() {
   m_auditControls = new QGridLayout;
   arrangeAuditControls(false);
   column->addLayout(m_auditControls);
+  m_canaryNote = new QLabel(side);
+  m_canaryNote->setObjectName(QStringLiteral("canaryNote"));
+  m_canaryNote->setWordWrap(true);
+  m_canaryNote->setStyleSheet(QStringLiteral("color: #b00020;"));
+  m_canaryNote->hide();
+  column->addWidget(m_canaryNote);
   m_progress = new QProgressBar(side);
   m_progress->setRange(0, 100);
   m_progress->hide();
@@ -127,7 +135,7 @@ QWidget* AttackView::buildSidePanel() {
 void AttackView::buildAuditControls(QWidget* side) {
   m_canaries = new QSpinBox(side);
   m_canaries->setRange(10, 100000);
-  m_canaries->setValue(1000);
+  m_canaries->setValue(kDefaultCanaries);
   m_canaries->setSuffix(tr(" canaries"));
   m_canaries->setToolTip(tr("m: canaries added to the training set, each with probability ½"));
   m_kind = new QComboBox(side);
@@ -139,6 +147,11 @@ void AttackView::buildAuditControls(QWidget* side) {
   m_audit = new QPushButton(tr("Audit with canaries"), side);
   m_cancelAudit = new QPushButton(tr("Cancel"), side);
   m_cancelAudit->setToolTip(tr("Stop the canary audit; the run keeps what it had"));
+  connect(m_canaries, &QSpinBox::valueChanged, this, [this] {
+    if (!m_settingCanaries) m_canariesChosen = true;
+    updateButtons();
+  });
+  connect(m_kind, &QComboBox::currentIndexChanged, this, &AttackView::updateButtons);
   connect(m_audit, &QPushButton::clicked, this, &AttackView::startAudit);
   connect(m_cancelAudit, &QPushButton::clicked, m_controller, &AttackController::cancelCanaryAudit);
 }
@@ -187,6 +200,54 @@ QList<int> AttackView::shownRuns() const {
 
 void AttackView::setLogAxes(bool on) {
   m_logAxes->setChecked(on);
+}
+
+void AttackView::setTrainingSetSize(TrainingSetSize size) {
+  m_trainingSetSize = std::move(size);
+  updateButtons();
+}
+
+QString AttackView::canaryProblem() const {
+  const QList<int> ids = shownRuns();
+  const RunRecord* target = ids.isEmpty() ? nullptr : m_model->run(ids.first());
+  if (!target || !m_trainingSetSize) return {};
+  const long long n = m_trainingSetSize(*target);
+  // Noise canaries are added to the set; mislabelled ones are taken out of it (core/audit).
+  if (n <= 0 || m_kind->currentData().toString() != QLatin1String("mislabel") ||
+      m_canaries->value() < n)
+    return {};
+  return tr("Too many canaries: mislabelled canaries are taken from the %1 training examples "
+            "of %2, so at most %3. Lower the count, or choose noise canaries.")
+      .arg(n)
+      .arg(target->name)
+      .arg(n - 1);
+}
+
+void AttackView::followCanaryDefault() {
+  // Until the user sets a count, it follows the audited run: 1000, or half of a smaller
+  // training set (mislabelled canaries are taken from it; half of it stays real data).
+  if (m_canariesChosen || !m_trainingSetSize) return;
+  const QList<int> ids = shownRuns();
+  const RunRecord* target = ids.isEmpty() ? nullptr : m_model->run(ids.first());
+  const long long n = target ? m_trainingSetSize(*target) : 0;
+  const long long count = n > 0 ? std::min<long long>(kDefaultCanaries, n / 2) : kDefaultCanaries;
+  m_settingCanaries = true;
+  m_canaries->setValue(static_cast<int>(count));
+  m_settingCanaries = false;
+}
+
+bool AttackView::showCanaryProblem() {
+  const QString problem = canaryProblem();
+  m_canaryNote->setText(problem);
+  m_canaryNote->setVisible(!problem.isEmpty());
+  m_canaries->setStyleSheet(
+      problem.isEmpty()
+          ? QString()
+          : QStringLiteral("QSpinBox { border: 2px solid #b00020; background: #fdecea; }"));
+  m_canaries->setToolTip(
+      problem.isEmpty() ? tr("m: canaries added to the training set, each with probability ½")
+                        : problem);
+  return problem.isEmpty();
 }
 
 void AttackView::scheduleRefresh() {
@@ -256,7 +317,9 @@ void AttackView::updateButtons() {
   m_compute->setEnabled(missing);
   const bool auditing = m_controller->auditedRun() != 0;
   const RunRecord* target = ids.isEmpty() ? nullptr : m_model->run(ids.first());
-  m_audit->setEnabled(target && !auditing);
+  followCanaryDefault();
+  const bool countPossible = showCanaryProblem();
+  m_audit->setEnabled(target && !auditing && countPossible);
   m_cancelAudit->setEnabled(auditing);
   const QString duration = target && target->elapsedSeconds > 0
                                ? tr(" — about as long as the run itself took (%1)")
@@ -281,7 +344,7 @@ void AttackView::computeMissing() {
 
 void AttackView::startAudit() {
   const QList<int> ids = shownRuns();
-  if (ids.isEmpty()) return;
+  if (ids.isEmpty() || !canaryProblem().isEmpty()) return;
   audit::AuditOptions options;
   options.canaries = m_canaries->value();
   options.kind = audit::parseCanaryKind(m_kind->currentData().toString().toStdString());
