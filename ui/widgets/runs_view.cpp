@@ -7,6 +7,8 @@
 #include <QPainter>
 #include <QStyledItemDelegate>
 #include <QTableView>
+#include <QEvent>
+#include <QFontMetrics>
 #include <QToolBar>
 #include <QUndoCommand>
 #include <QUndoStack>
@@ -92,6 +94,7 @@ RunsView::RunsView(RunModel* model, QUndoStack* undoStack, QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
   m_table->setColumnWidth(RunModel::StatusColumn, 130);
   m_table->setAlternatingRowColors(true);
+  fitRowsToFont();
 
   auto* toolbar = new QToolBar(this);
   toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
@@ -158,6 +161,22 @@ void RunsView::deleteSelected() {
   if (ids.isEmpty()) return;
   Q_EMIT cancelRequested(ids);  // a deleted run must stop training
   m_undo->push(new DeleteRunsCommand(m_model, ids));
+}
+
+void RunsView::changeEvent(QEvent* event) {
+  QWidget::changeEvent(event);
+  if (event->type() == QEvent::FontChange) fitRowsToFont();
+}
+
+void RunsView::fitRowsToFont() {
+  // Rows as high as a line of text and a little room for the status column's bar: the default
+  // (about twice the text) showed 3 rows at 1024×768 and 1 in presentation mode.
+  const QFontMetrics metrics(font());
+  const int row = metrics.height() + 6;
+  m_table->verticalHeader()->setMinimumSectionSize(row);
+  m_table->verticalHeader()->setDefaultSectionSize(row);
+  const int header = metrics.height() + 10;
+  m_table->setMinimumHeight(header + kMinimumRows * row + 2 * m_table->frameWidth() + 2);
 }
 
 void RunsView::updateActions() {

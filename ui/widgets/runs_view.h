@@ -31,14 +31,23 @@ class RunsView : public QWidget {
   QAction* rerunAction() const { return m_rerun; }
   QAction* duplicateAction() const { return m_duplicate; }
 
+  // Rows shown at the least, in every font (a 1024×768 projector in presentation mode too):
+  // compact rows, and the view's minimum height holds the header and this many of them.
+  static constexpr int kMinimumRows = 5;
+
  Q_SIGNALS:
   void cancelRequested(const QList<int>& ids);
   void cancelAllRequested();
   void rerunRequested(const QList<int>& ids);
   void duplicateRequested(int id);
 
+
+ protected:
+  void changeEvent(QEvent* event) override;
+
  private:
   void updateActions();
+  void fitRowsToFont();
 
   RunModel* m_model;
   QUndoStack* m_undo;
