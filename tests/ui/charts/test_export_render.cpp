@@ -32,7 +32,7 @@ std::vector<RunRecord> someRuns() {
   for (double sigma : sigmas) {
     RunRecord run;
     run.name = QStringLiteral("σ %1 · C 1 · ε run").arg(sigma);
-    run.status = RunStatus::Finished;
+    run.status = RunStatus::Done;
     for (int epoch = 1; epoch <= 8; ++epoch) {
       EvalPoint p;
       p.epoch = epoch;
