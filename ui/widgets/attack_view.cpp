@@ -8,7 +8,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
-#include <QLegendMarker>
 #include <QMap>
 #include <QProgressBar>
 #include <QPushButton>
@@ -51,8 +50,8 @@ AttackView::AttackView(RunModel* model, AttackController* controller, QWidget* p
   m_splitter = new QSplitter(Qt::Vertical, this);
   m_splitter->addWidget(m_chartView);
   m_splitter->addWidget(buildSidePanel());
-  m_splitter->setStretchFactor(0, 3);
-  m_splitter->setStretchFactor(1, 2);
+  m_splitter->setStretchFactor(0, 1);
+  m_splitter->setStretchFactor(1, 1);
   m_splitter->setChildrenCollapsible(false);
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
@@ -267,40 +266,34 @@ void AttackView::refreshNow() {
   QMap<QString, int> nameCount;
   for (int id : ids) ++nameCount[m_model->run(id)->name];
   std::vector<AttackCurve> curves;
-  QString html;
+  std::vector<AttackSummaryRow> rows;
   for (int id : ids) {
     const RunRecord& run = *m_model->run(id);
     // The legend names each run once: runs that share a name get their id.
     const QString name =
         nameCount[run.name] > 1 ? tr("%1 (#%2)").arg(run.name).arg(run.id) : run.name;
     if (run.attack) curves.push_back({name, run.color, run.attack->roc, run.attack->bound});
-    html += attackSummaryHtml(run, name, missingReason(id));
+    rows.push_back({&run, name, run.attack ? QString() : missingReason(id)});
   }
   m_figure =
       attackFigure(tr("Attack ROC under the accountant's bound"), curves, m_logAxes->isChecked());
   std::unique_ptr<QChart> previous(m_chartView->chart());  // setChart hands the old chart back
   m_chartView->setChart(buildFigureChart(m_figure).release());
-  hideBoundsFromLegend();
+  hideLegend();
   const QString key =
-      tr("<p><small>Thin lines: the loss-threshold attack's ROC (Yeom et al. 2018). Bold: "
-         "the accountant's bound for that run, which no attack can cross. Dashed: "
-         "chance.</small></p>");
-  m_summary->setText(html.isEmpty() ? tr("No runs yet: train one, then its attack appears here.")
-                                    : key + html);
+      tr("<p style=\"margin-top:0; margin-bottom:6px\"><small>Thin: the loss-threshold "
+         "attack's ROC (Yeom et al. 2018) · bold: the run's accountant bound, which no attack "
+         "crosses · dashed: chance</small></p>");
+  m_summary->setText(rows.empty() ? tr("No runs yet: train one, then its attack appears here.")
+                                  : key + attackSummaryHtml(rows));
   updateButtons();
 }
 
-void AttackView::hideBoundsFromLegend() {
-  // The legend names each run once, beside the plot; the bold bounds share their runs' colours
-  // and the key above the numbers says what they are, so they take no legend rows.
-  QChart* chart = m_chartView->chart();
-  chart->legend()->setAlignment(Qt::AlignRight);
-  const QList<QAbstractSeries*> series = chart->series();
-  for (qsizetype i = 0; i < series.size() && i < static_cast<qsizetype>(m_figure.series.size());
-       ++i) {
-    if (m_figure.series[static_cast<std::size_t>(i)].line != FigureLine::Bold) continue;
-    for (QLegendMarker* marker : chart->legend()->markers(series[i])) marker->setVisible(false);
-  }
+void AttackView::hideLegend() {
+  // No legend: the table under the chart names each run in its colour and the key above it
+  // says what thin, bold and dashed lines are (a legend beside or under a narrow chart took
+  // its width or elided every name to "ml…").
+  m_chartView->chart()->legend()->hide();
 }
 
 QString AttackView::summaryText() const {

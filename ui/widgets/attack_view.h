@@ -67,7 +67,7 @@ class AttackView : public QWidget {
   void arrangeAuditControls(bool oneRow);
   void setStatus(const QString& text);
   void scheduleRefresh();
-  void hideBoundsFromLegend();
+  void hideLegend();
   void computeMissing();
   void startAudit();
   void onAuditProgress(int runId, double fraction, const QString& message);
