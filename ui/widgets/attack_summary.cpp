@@ -45,7 +45,7 @@ QString epsilonComparisonText(const RunRecord& run) {
 
 namespace {
 
-const QString kBlock = QStringLiteral("<p style=\"margin-top:4px; margin-bottom:0\">%1</p>");
+const QString kBlock = QStringLiteral("<p style=\"margin-top:1px; margin-bottom:0\">%1</p>");
 
 QString swatchAndName(const AttackSummaryRow& row) {
   return QStringLiteral("<span style=\"color:%1\">■</span>&nbsp;%2")
@@ -67,13 +67,15 @@ QString attackSummaryHtml(const std::vector<AttackSummaryRow>& rows) {
   // where a paragraph a run took 12 lines and had to be scrolled.
   const QString cell = QStringLiteral("<td align=\"right\">%1</td>");
   const QString none = QStringLiteral("<td align=\"right\">–</td>");
+  // A measure's name on one line (no-wrap): the runs' columns wrap their names instead.
+  const QString rowStart = QStringLiteral("<tr><td style=\"white-space:nowrap\">%1</td>");
   QString names = QStringLiteral("<tr><th></th>");
-  QString auc = QStringLiteral("<tr><td>%1</td>").arg(tr("AUC"));
-  QString tpr1 = QStringLiteral("<tr><td>%1</td>").arg(tr("TPR at FPR 1%"));
-  QString tpr01 = QStringLiteral("<tr><td>%1</td>").arg(tr("TPR at FPR 0.1%"));
-  QString advantage = QStringLiteral("<tr><td>%1</td>").arg(tr("advantage"));
-  QString measured = QStringLiteral("<tr><td>%1</td>").arg(tr("measured ε̂ ≥"));
-  QString promised = QStringLiteral("<tr><td>%1</td>").arg(tr("accountant ε ≤"));
+  QString auc = rowStart.arg(tr("AUC"));
+  QString tpr1 = rowStart.arg(tr("TPR at FPR 1%"));
+  QString tpr01 = rowStart.arg(tr("TPR at FPR 0.1%"));
+  QString advantage = rowStart.arg(tr("advantage"));
+  QString measured = rowStart.arg(tr("measured ε̂ ≥"));
+  QString promised = rowStart.arg(tr("accountant ε ≤"));
   QStringList labels;  // the accountants' δ, accountant and sampling, each once
   QString notes;       // why a run has no attack result; each canary audit's counts
   for (const AttackSummaryRow& row : rows) {
@@ -100,13 +102,13 @@ QString attackSummaryHtml(const std::vector<AttackSummaryRow>& rows) {
       const qsizetype mark = labels.indexOf(label) + 1;
       promised += cell.arg(formatEpsilon(epsilon) + QStringLiteral("*").repeated(mark));
     } else {
-      promised += cell.arg(tr("no bound (no noise)"));
+      promised += cell.arg(tr("no bound"));  // no noise: nothing is promised
     }
     if (run.canaryAudit)
       notes += kBlock.arg(QStringLiteral("<b>%1</b>: %2").arg(
           row.name.toHtmlEscaped(), epsilonComparisonText(run).toHtmlEscaped()));
   }
-  QString html = QStringLiteral("<table cellspacing=\"0\" cellpadding=\"1\">");
+  QString html = QStringLiteral("<table cellspacing=\"0\" cellpadding=\"0\">");
   for (const QString& line : {names, auc, tpr1, tpr01, advantage, measured, promised})
     html += line + QStringLiteral("</tr>");
   html += QStringLiteral("</table>");

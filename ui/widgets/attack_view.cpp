@@ -1,6 +1,7 @@
 #include "ui/widgets/attack_view.h"
 
 #include <QChart>
+#include <QAbstractAxis>
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
@@ -174,12 +175,15 @@ void AttackView::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);
   // Beside the docks on a small screen the tab is narrow: the numbers then go under the chart.
   const Qt::Orientation orientation = width() < kSideBySideWidth ? Qt::Vertical : Qt::Horizontal;
-  if (m_splitter->orientation() == orientation) return;
+  if (m_splitter->orientation() == orientation && m_arranged) return;
+  m_arranged = true;
   m_splitter->setOrientation(orientation);
   // One row of audit controls under the chart only when it is wide enough for them.
   arrangeAuditControls(orientation == Qt::Vertical && width() >= kOneRowWidth);
   const int extent = orientation == Qt::Vertical ? height() : width();
-  m_splitter->setSizes({extent / 2, extent / 2});
+  // Under the chart the numbers get a little more than half: a table of two runs reads whole.
+  m_splitter->setSizes(orientation == Qt::Vertical ? QList<int>{extent * 9 / 20, extent * 11 / 20}
+                                                   : QList<int>{extent / 2, extent / 2});
 }
 
 void AttackView::setRuns(const QList<int>& runIds) {
@@ -279,9 +283,18 @@ void AttackView::refreshNow() {
       attackFigure(tr("Attack ROC under the accountant's bound"), curves, m_logAxes->isChecked());
   std::unique_ptr<QChart> previous(m_chartView->chart());  // setChart hands the old chart back
   m_chartView->setChart(buildFigureChart(m_figure).release());
+  // The tab and the key name the chart; its title would take a line from a short plot (the
+  // figure keeps it for exports).
+  m_chartView->chart()->setTitle(QString());
+  // Axis titles in the labels' weight: "true-positive rate" stays whole along a short plot.
+  for (QAbstractAxis* axis : m_chartView->chart()->axes()) {
+    QFont font = axis->titleFont();
+    font.setBold(false);
+    axis->setTitleFont(font);
+  }
   hideLegend();
   const QString key =
-      tr("<p style=\"margin-top:0; margin-bottom:6px\"><small>Thin: the loss-threshold "
+      tr("<p style=\"margin-top:0; margin-bottom:2px\"><small>Thin: the loss-threshold "
          "attack's ROC (Yeom et al. 2018) · bold: the run's accountant bound, which no attack "
          "crosses · dashed: chance</small></p>");
   m_summary->setText(rows.empty() ? tr("No runs yet: train one, then its attack appears here.")

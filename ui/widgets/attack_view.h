@@ -98,6 +98,7 @@ class AttackView : public QWidget {
   TrainingSetSize m_trainingSetSize;
   bool m_canariesChosen = false;  // the user set the count: it no longer follows the run
   bool m_settingCanaries = false;
+  bool m_arranged = false;  // the splitter's halves are set once the tab has its size
 };
 
 }  // namespace epsilon::ui
