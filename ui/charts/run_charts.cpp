@@ -234,6 +234,7 @@ void RunCharts::update(const std::vector<RunRecord>& runs) {
   useLogAxis(ChartKind::AccuracyVsEpsilon, logEpsilon);
   useLogAxis(ChartKind::LossVsStep, wantLogLoss(runs));
   std::vector<int> keep;
+  const std::size_t seriesBefore = m_series.size();
   for (const RunRecord& run : runs) {
     if (!run.visible) continue;
     keep.push_back(run.id);
@@ -253,6 +254,20 @@ void RunCharts::update(const std::vector<RunRecord>& runs) {
       end->setName(drawnText(run.name));
       end->setColor(QColor(run.color));
       end->replace(points.isEmpty() ? QList<QPointF>{} : QList<QPointF>{points.back()});
+    }
+  }
+  // A chart draws its series in the order they were added: a new run's line would cover the
+  // older runs' end dots (lesson 4's 5-epoch dot vanished under the 40-epoch line), so the
+  // dots are added again, after every line.
+  if (m_series.size() != seriesBefore) {
+    for (auto& [id, rs] : m_series) {
+      for (ChartKind kind : kAllChartKinds) {
+        const int k = static_cast<int>(kind);
+        m_charts[k]->removeSeries(rs.end[k]);
+        m_charts[k]->addSeries(rs.end[k]);
+        rs.end[k]->attachAxis(axisInUse(kind, Qt::Horizontal));
+        rs.end[k]->attachAxis(axisInUse(kind, Qt::Vertical));
+      }
     }
   }
   std::vector<int> drop;

@@ -65,8 +65,8 @@ std::pair<double, QString> accountantEpsilon(const RunRecord& run) {
 QString attackSummaryHtml(const std::vector<AttackSummaryRow>& rows) {
   // A column a run, a row a measure: two runs read whole under the chart of a 1024×768 window,
   // where a paragraph a run took 12 lines and had to be scrolled.
-  const QString cell = QStringLiteral("<td align=\"right\">%1</td>");
-  const QString none = QStringLiteral("<td align=\"right\">–</td>");
+  const QString cell = QStringLiteral("<td align=\"right\" style=\"padding-left:8px\">%1</td>");
+  const QString none = QStringLiteral("<td align=\"right\" style=\"padding-left:8px\">–</td>");
   // A measure's name on one line (no-wrap): the runs' columns wrap their names instead.
   const QString rowStart = QStringLiteral("<tr><td style=\"white-space:nowrap\">%1</td>");
   QString names = QStringLiteral("<tr><th></th>");
@@ -80,7 +80,7 @@ QString attackSummaryHtml(const std::vector<AttackSummaryRow>& rows) {
   QString notes;       // why a run has no attack result; each canary audit's counts
   for (const AttackSummaryRow& row : rows) {
     const RunRecord& run = *row.run;
-    names += QStringLiteral("<th align=\"right\">%1</th>").arg(swatchAndName(row));
+    names += QStringLiteral("<th align=\"right\" style=\"padding-left:8px\">%1</th>").arg(swatchAndName(row));
     if (run.attack) {
       const AttackRecord& a = *run.attack;
       auc += cell.arg(QString::number(a.auc, 'f', 3));

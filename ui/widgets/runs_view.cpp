@@ -168,6 +168,21 @@ void RunsView::changeEvent(QEvent* event) {
   if (event->type() == QEvent::FontChange) fitRowsToFont();
 }
 
+void RunsView::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  window()->installEventFilter(this);  // the window's height sets the rows kept (minimumRows)
+  fitRowsToFont();
+}
+
+bool RunsView::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == window() && event->type() == QEvent::Resize) fitRowsToFont();
+  return QWidget::eventFilter(watched, event);
+}
+
+int RunsView::minimumRows() const {
+  return window()->height() >= kRoomyHeight ? kMinimumRows : kShortWindowRows;
+}
+
 void RunsView::fitRowsToFont() {
   // Rows as high as a line of text and a little room for the status column's bar: the default
   // (about twice the text) showed 3 rows at 1024×768 and 1 in presentation mode.
@@ -176,7 +191,7 @@ void RunsView::fitRowsToFont() {
   m_table->verticalHeader()->setMinimumSectionSize(row);
   m_table->verticalHeader()->setDefaultSectionSize(row);
   const int header = metrics.height() + 10;
-  m_table->setMinimumHeight(header + kMinimumRows * row + 2 * m_table->frameWidth() + 2);
+  m_table->setMinimumHeight(header + minimumRows() * row + 2 * m_table->frameWidth() + 2);
 }
 
 void RunsView::updateActions() {

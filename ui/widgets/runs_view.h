@@ -32,8 +32,13 @@ class RunsView : public QWidget {
   QAction* duplicateAction() const { return m_duplicate; }
 
   // Rows shown at the least, in every font (a 1024×768 projector in presentation mode too):
-  // compact rows, and the view's minimum height holds the header and this many of them.
+  // compact rows, and the view's minimum height holds the header and this many of them. A
+  // window under kRoomyHeight (a 720-pixel screen) keeps only kShortWindowRows: there the
+  // Privacy budget's sentence and the charts' titles need the height in presentation mode.
   static constexpr int kMinimumRows = 5;
+  static constexpr int kShortWindowRows = 1;
+  static constexpr int kRoomyHeight = 740;
+  int minimumRows() const;
 
  Q_SIGNALS:
   void cancelRequested(const QList<int>& ids);
@@ -44,6 +49,8 @@ class RunsView : public QWidget {
 
  protected:
   void changeEvent(QEvent* event) override;
+  void showEvent(QShowEvent* event) override;
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
   void updateActions();
