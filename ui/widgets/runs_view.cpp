@@ -180,7 +180,8 @@ bool RunsView::eventFilter(QObject* watched, QEvent* event) {
 }
 
 int RunsView::minimumRows() const {
-  return window()->height() >= kRoomyHeight ? kMinimumRows : kShortWindowRows;
+  const bool largeFont = font().pointSizeF() > QApplication::font().pointSizeF();
+  return largeFont && window()->height() < kRoomyHeight ? kShortWindowRows : kMinimumRows;
 }
 
 void RunsView::fitRowsToFont() {

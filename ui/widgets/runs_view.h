@@ -31,13 +31,13 @@ class RunsView : public QWidget {
   QAction* rerunAction() const { return m_rerun; }
   QAction* duplicateAction() const { return m_duplicate; }
 
-  // Rows shown at the least, in every font (a 1024×768 projector in presentation mode too):
-  // compact rows, and the view's minimum height holds the header and this many of them. A
-  // window under kRoomyHeight (a 720-pixel screen) keeps only kShortWindowRows: there the
-  // Privacy budget's sentence and the charts' titles need the height in presentation mode.
+  // Rows shown at the least (a 1024×768 projector, presentation mode too): compact rows, and
+  // the view's minimum height holds the header and this many of them. With presentation
+  // mode's larger font in a window under kRoomyHeight (a 720-pixel screen) only
+  // kShortWindowRows: there the Privacy budget's sentence needs the height.
   static constexpr int kMinimumRows = 5;
   static constexpr int kShortWindowRows = 1;
-  static constexpr int kRoomyHeight = 740;
+  static constexpr int kRoomyHeight = 725;
   int minimumRows() const;
 
  Q_SIGNALS:
