@@ -13,11 +13,11 @@ namespace {
 // green), darker relatives for the pale ones (orange → olive, reddish purple → purple, sky
 // blue → violet; the yellow is left out), then grey, pink, green and black. Contrast against
 // white: 5.2, 3.9, 3.4, 5.3, 4.2, 4.5, 5.9, 4.0, 5.7, 21.
-const QStringList kPalette = {
-    QStringLiteral("#0072b2"), QStringLiteral("#d55e00"), QStringLiteral("#009e73"),
-    QStringLiteral("#aa4499"), QStringLiteral("#808000"), QStringLiteral("#785ef0"),
-    QStringLiteral("#646464"), QStringLiteral("#e0457b"), QStringLiteral("#117733"),
-    QStringLiteral("#000000")};
+const QStringList kPalette = {QStringLiteral("#0072b2"), QStringLiteral("#d55e00"),
+                              QStringLiteral("#009e73"), QStringLiteral("#aa4499"),
+                              QStringLiteral("#808000"), QStringLiteral("#785ef0"),
+                              QStringLiteral("#646464"), QStringLiteral("#e0457b"),
+                              QStringLiteral("#117733"), QStringLiteral("#000000")};
 
 // sRGB channel (0..255) to linear light (IEC 61966-2-1).
 double linear(int channel) {

@@ -80,7 +80,8 @@ QString attackSummaryHtml(const std::vector<AttackSummaryRow>& rows) {
   QString notes;       // why a run has no attack result; each canary audit's counts
   for (const AttackSummaryRow& row : rows) {
     const RunRecord& run = *row.run;
-    names += QStringLiteral("<th align=\"right\" style=\"padding-left:8px\">%1</th>").arg(swatchAndName(row));
+    names += QStringLiteral("<th align=\"right\" style=\"padding-left:8px\">%1</th>")
+                 .arg(swatchAndName(row));
     if (run.attack) {
       const AttackRecord& a = *run.attack;
       auc += cell.arg(QString::number(a.auc, 'f', 3));
@@ -93,9 +94,9 @@ QString attackSummaryHtml(const std::vector<AttackSummaryRow>& rows) {
                               .arg(row.name.toHtmlEscaped(),
                                    tr("No attack result: %1").arg(row.missing).toHtmlEscaped()));
     }
-    measured += cell.arg(run.canaryAudit
-                             ? QString::number(run.canaryAudit->epsilonLowerBound, 'f', 2)
-                             : tr("not audited"));
+    measured +=
+        cell.arg(run.canaryAudit ? QString::number(run.canaryAudit->epsilonLowerBound, 'f', 2)
+                                 : tr("not audited"));
     const auto [epsilon, label] = accountantEpsilon(run);
     if (std::isfinite(epsilon)) {
       if (!labels.contains(label)) labels << label;
@@ -105,8 +106,9 @@ QString attackSummaryHtml(const std::vector<AttackSummaryRow>& rows) {
       promised += cell.arg(tr("no bound"));  // no noise: nothing is promised
     }
     if (run.canaryAudit)
-      notes += kBlock.arg(QStringLiteral("<b>%1</b>: %2").arg(
-          row.name.toHtmlEscaped(), epsilonComparisonText(run).toHtmlEscaped()));
+      notes += kBlock.arg(
+          QStringLiteral("<b>%1</b>: %2")
+              .arg(row.name.toHtmlEscaped(), epsilonComparisonText(run).toHtmlEscaped()));
   }
   QString html = QStringLiteral("<table cellspacing=\"0\" cellpadding=\"0\">");
   for (const QString& line : {names, auc, tpr1, tpr01, advantage, measured, promised})

@@ -1,7 +1,7 @@
 #include "ui/widgets/attack_view.h"
 
-#include <QChart>
 #include <QAbstractAxis>
+#include <QChart>
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
@@ -21,10 +21,10 @@
 #include <algorithm>
 #include <memory>
 
-#include "ui/charts/figure_chart.h"
-#include "ui/charts/run_model.h"
 #include "base/io/attack_figure.h"
 #include "base/io/number_format.h"
+#include "ui/charts/figure_chart.h"
+#include "ui/charts/run_model.h"
 #include "ui/widgets/attack_controller.h"
 #include "ui/widgets/attack_summary.h"
 
@@ -247,9 +247,9 @@ bool AttackView::showCanaryProblem() {
       problem.isEmpty()
           ? QString()
           : QStringLiteral("QSpinBox { border: 2px solid #b00020; background: #fdecea; }"));
-  m_canaries->setToolTip(
-      problem.isEmpty() ? tr("m: canaries added to the training set, each with probability ½")
-                        : problem);
+  m_canaries->setToolTip(problem.isEmpty()
+                             ? tr("m: canaries added to the training set, each with probability ½")
+                             : problem);
   return problem.isEmpty();
 }
 

@@ -53,8 +53,8 @@ ExportDialog::ExportDialog(int chartKind, QWidget* parent)
   const QString folder = lastFolder(FolderPurpose::Charts);
   const QString stem =
       chartKind < 0 ? QStringLiteral("charts") : chartFileStem(static_cast<ChartKind>(chartKind));
-  m_file->setText(QDir(folder).filePath(stem + QLatin1Char('.') +
-                                        m_format->currentData().toString()));
+  m_file->setText(
+      QDir(folder).filePath(stem + QLatin1Char('.') + m_format->currentData().toString()));
   m_dpi->setEnabled(m_format->currentData().toString() == QLatin1String("png"));
 
   auto* browse = new QPushButton(tr("Browse…"), this);

@@ -8,8 +8,8 @@
 #include <QJsonDocument>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QScrollArea>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
@@ -20,8 +20,8 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "ui/charts/run_model.h"
 #include "base/io/experiment_json.h"
+#include "ui/charts/run_model.h"
 #include "ui/widgets/chart_panel.h"
 #include "ui/widgets/control_input_filter.h"
 #include "ui/widgets/decision_boundary_view.h"

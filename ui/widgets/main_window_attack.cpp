@@ -12,10 +12,10 @@
 #include "core/data/synthetic.h"
 #include "ui/widgets/attack_controller.h"
 #include "ui/widgets/attack_view.h"
-#include "ui/widgets/training_controller.h"
 #include "ui/widgets/chart_panel.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/runs_view.h"
+#include "ui/widgets/training_controller.h"
 
 namespace epsilon::ui {
 

@@ -2,13 +2,13 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QEvent>
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QPainter>
 #include <QStyledItemDelegate>
 #include <QTableView>
-#include <QEvent>
-#include <QFontMetrics>
 #include <QToolBar>
 #include <QUndoCommand>
 #include <QUndoStack>

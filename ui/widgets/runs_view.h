@@ -46,7 +46,6 @@ class RunsView : public QWidget {
   void rerunRequested(const QList<int>& ids);
   void duplicateRequested(int id);
 
-
  protected:
   void changeEvent(QEvent* event) override;
   void showEvent(QShowEvent* event) override;

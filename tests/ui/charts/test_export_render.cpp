@@ -132,7 +132,11 @@ TextPlaces textPlaces(const QImage& image) {
 }
 
 QString describe(const QRect& r) {
-  return QStringLiteral("[%1..%2 × %3..%4]").arg(r.left()).arg(r.right()).arg(r.top()).arg(r.bottom());
+  return QStringLiteral("[%1..%2 × %3..%4]")
+      .arg(r.left())
+      .arg(r.right())
+      .arg(r.top())
+      .arg(r.bottom());
 }
 
 // Two places of one text agree: edges within `dx` columns and `dy` rows.
@@ -192,14 +196,14 @@ class TestExportRender : public QObject {
       QCOMPARE(exportDrawing(grid, path, size, dpi, QStringLiteral("grid")), QString());
 
     const QString svgPng = dir.filePath(QStringLiteral("svg.png"));
-    QVERIFY(runTool(rsvg, {QStringLiteral("-w"), QString::number(size.width()),
-                           QStringLiteral("-h"), QString::number(size.height()),
-                           QStringLiteral("-b"), QStringLiteral("white"), QStringLiteral("-o"),
-                           svgPng, svg}));
+    QVERIFY(
+        runTool(rsvg, {QStringLiteral("-w"), QString::number(size.width()), QStringLiteral("-h"),
+                       QString::number(size.height()), QStringLiteral("-b"),
+                       QStringLiteral("white"), QStringLiteral("-o"), svgPng, svg}));
     QVERIFY(runTool(pdftoppm, {QStringLiteral("-png"), QStringLiteral("-singlefile"),
                                QStringLiteral("-scale-to-x"), QString::number(size.width()),
-                               QStringLiteral("-scale-to-y"), QString::number(size.height()),
-                               pdf, dir.filePath(QStringLiteral("pdf"))}));
+                               QStringLiteral("-scale-to-y"), QString::number(size.height()), pdf,
+                               dir.filePath(QStringLiteral("pdf"))}));
 
     const TextPlaces reference = textPlaces(QImage(png).convertToFormat(QImage::Format_RGB32));
     // The PNG itself is as expected: a title and an axis title in each chart, one legend entry
@@ -234,11 +238,11 @@ class TestExportRender : public QObject {
                                 .arg(k)
                                 .arg(describe(places.titles[k]), describe(reference.titles[k]))));
         QVERIFY2(samePlace(places.axisTitles[k], reference.axisTitles[k], dx, dy),
-                 qPrintable(QStringLiteral("%1: chart %2's axis title at %3, the PNG's at %4")
-                                .arg(which)
-                                .arg(k)
-                                .arg(describe(places.axisTitles[k]),
-                                     describe(reference.axisTitles[k]))));
+                 qPrintable(
+                     QStringLiteral("%1: chart %2's axis title at %3, the PNG's at %4")
+                         .arg(which)
+                         .arg(k)
+                         .arg(describe(places.axisTitles[k]), describe(reference.axisTitles[k]))));
       }
     }
   }

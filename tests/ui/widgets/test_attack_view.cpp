@@ -15,10 +15,10 @@
 #include <QTest>
 #include <QXYSeries>
 
+#include "base/io/session_file.h"
 #include "core/audit/membership_inference.h"
 #include "core/data/registry.h"
 #include "ui/charts/run_model.h"
-#include "base/io/session_file.h"
 #include "ui/widgets/attack_controller.h"
 #include "ui/widgets/attack_view.h"
 #include "ui/widgets/training_controller.h"
@@ -223,8 +223,7 @@ class TestAttackView : public QObject {
     QVERIFY(view.canaryProblem().isEmpty());
     QVERIFY(view.auditButton()->isEnabled());
     QVERIFY(view.canaryCount()->styleSheet().isEmpty());
-    view.canaryKind()->setCurrentIndex(
-        view.canaryKind()->findData(QStringLiteral("mislabel")));
+    view.canaryKind()->setCurrentIndex(view.canaryKind()->findData(QStringLiteral("mislabel")));
     QVERIFY(!view.auditButton()->isEnabled());
     // The user's count stays when another run is shown; the default no longer follows.
     view.canaryCount()->setValue(299);

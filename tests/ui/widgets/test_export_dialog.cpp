@@ -5,8 +5,8 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QLineEdit>
-#include <QSpinBox>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
