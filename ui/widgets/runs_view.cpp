@@ -188,10 +188,10 @@ void RunsView::fitRowsToFont() {
   // Rows as high as a line of text and a little room for the status column's bar: the default
   // (about twice the text) showed 3 rows at 1024×768 and 1 in presentation mode.
   const QFontMetrics metrics(font());
-  const int row = metrics.height() + 6;
+  const int row = metrics.height() + 3;
   m_table->verticalHeader()->setMinimumSectionSize(row);
   m_table->verticalHeader()->setDefaultSectionSize(row);
-  const int header = metrics.height() + 10;
+  const int header = metrics.height() + 8;
   m_table->setMinimumHeight(header + minimumRows() * row + 2 * m_table->frameWidth() + 2);
 }
 
