@@ -5,15 +5,9 @@
 #include "base/io/config_diff.h"
 #include "base/io/experiment_json.h"
 #include "base/io/number_format.h"
+#include "base/io/run_palette.h"
 
 namespace epsilon::ui {
-
-namespace {
-// Okabe–Ito-like palette, distinguishable with colour-vision deficiencies, then more.
-const char* const kPalette[] = {"#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9",
-                                "#d55e00", "#785ef0", "#646464", "#f0e442", "#000000"};
-constexpr int kPaletteSize = sizeof(kPalette) / sizeof(kPalette[0]);
-}  // namespace
 
 RunModel::RunModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -108,14 +102,15 @@ bool RunModel::setData(const QModelIndex& index, const QVariant& value, int role
 }
 
 QString RunModel::nextColor() const {
-  return QString::fromLatin1(kPalette[m_colorsUsed % kPaletteSize]);
+  QStringList inUse;  // the runs' own colours, so also those of a reopened session
+  for (const RunRecord& r : m_runs) inUse << r.color;
+  return nextRunColor(inUse);
 }
 
 int RunModel::addRun(RunRecord run) {
   if (run.id == 0) run.id = m_nextId;
   m_nextId = std::max(m_nextId, run.id + 1);
   if (run.color.isEmpty()) run.color = nextColor();
-  ++m_colorsUsed;
   if (run.name.isEmpty()) run.name = tr("Run %1").arg(run.id);
   const int row = rowCount();
   beginInsertRows({}, row, row);
@@ -155,7 +150,6 @@ void RunModel::clear() {
   beginResetModel();
   m_runs.clear();
   m_differingKeys.clear();
-  m_colorsUsed = 0;
   endResetModel();
   Q_EMIT runsChanged();
   for (int id : ids) Q_EMIT runRemoved(id);

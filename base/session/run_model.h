@@ -59,8 +59,8 @@ class RunModel : public QAbstractTableModel {
   void setCanaryAudit(int id, const CanaryAuditRecord& audit);
   void rename(int id, const QString& name);
 
-  // The colour the next run gets: a palette that stays apart on a projector.
-  QString nextColor() const;  // "#rrggbb"
+  // The colour the next run gets ("#rrggbb"): base/io/run_palette.h's first colour no run has.
+  QString nextColor() const;
 
  Q_SIGNALS:
   // Points were added to a run's history (the charts coalesce these into one redraw).
@@ -80,7 +80,6 @@ class RunModel : public QAbstractTableModel {
   std::vector<RunRecord> m_runs;
   QStringList m_differingKeys;
   int m_nextId = 1;
-  int m_colorsUsed = 0;
 };
 
 }  // namespace epsilon::ui

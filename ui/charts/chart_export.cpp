@@ -1,10 +1,12 @@
 #include "ui/charts/chart_export.h"
 
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QImage>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSaveFile>
+#include <QScreen>
 #include <QSvgGenerator>
 #include <cmath>
 
@@ -37,6 +39,25 @@ QString checkExportRequest(const QString& path, QSize size, int dpi) {
   return {};
 }
 
+// The DPI the charts' texts are measured and laid out at: fonts measured without a paint
+// device (Qt Charts' titles and labels, the legend's QTextDocument) take the primary screen's
+// logical DPI (96 offscreen).
+double layoutDpi() {
+  const QScreen* screen = QGuiApplication::primaryScreen();
+  return screen ? screen->logicalDotsPerInchY() : 96.0;
+}
+
+// Every format draws the same picture: the drawing laid out in layout-DPI units on a target
+// of size × layoutDpi / dpi, scaled up by dpi / layoutDpi, so a higher DPI gives larger text
+// and lines at the same size, as a slide needs. The device's own DPI for fonts is the layout
+// DPI too: a vector file then names each text run in the size it was measured at, and a
+// renderer that places the runs where the layout put them (librsvg, a browser, a PDF viewer)
+// draws them without overlaps (at a device DPI of `dpi` an SVG's text came out dpi/96 times
+// wider than the room made for it, and legend entries and title pieces ran into each other).
+QRectF logicalTarget(QSize size, int dpi) {
+  return QRectF(QPointF(0, 0), QSizeF(size) * (layoutDpi() / dpi));
+}
+
 bool paintPng(const RenderFunction& render, QIODevice& file, QSize size, int dpi) {
   QImage image(size, QImage::Format_ARGB32_Premultiplied);
   image.fill(Qt::white);
@@ -44,29 +65,28 @@ bool paintPng(const RenderFunction& render, QIODevice& file, QSize size, int dpi
   image.setDotsPerMeterX(dotsPerMeter);
   image.setDotsPerMeterY(dotsPerMeter);
   {
-    // Draw in 96-dpi units scaled up, so a higher DPI gives larger, sharper text and
-    // lines at the same pixel size, as a slide needs.
     QPainter painter(&image);
     painter.setRenderHint(QPainter::Antialiasing);
-    const double scale = dpi / 96.0;
-    painter.scale(scale, scale);
-    render(painter, QRectF(QPointF(0, 0), QSizeF(size) / scale));
+    const QRectF target = logicalTarget(size, dpi);
+    painter.scale(size.width() / target.width(), size.height() / target.height());
+    render(painter, target);
   }
   return image.save(&file, "PNG");
 }
 
 bool paintSvg(const RenderFunction& render, QIODevice& file, QSize size, int dpi,
               const QString& title) {
-  const QRectF target(QPointF(0, 0), QSizeF(size));
   QSvgGenerator generator;
   generator.setOutputDevice(&file);
   generator.setSize(size);
-  generator.setViewBox(target);
-  generator.setResolution(dpi);
+  generator.setViewBox(QRectF(QPointF(0, 0), QSizeF(size)));
+  generator.setResolution(static_cast<int>(std::lround(layoutDpi())));
   generator.setTitle(title);
   generator.setDescription(QObject::tr("Exported from EpsilonLab"));
   QPainter painter;
   if (!painter.begin(&generator)) return false;
+  const QRectF target = logicalTarget(size, dpi);
+  painter.scale(size.width() / target.width(), size.height() / target.height());
   render(painter, target);
   painter.end();
   return true;
@@ -74,17 +94,17 @@ bool paintSvg(const RenderFunction& render, QIODevice& file, QSize size, int dpi
 
 bool paintPdf(const RenderFunction& render, QIODevice& file, QSize size, int dpi,
               const QString& title) {
-  const QRectF target(QPointF(0, 0), QSizeF(size));
   QPdfWriter writer(&file);
   writer.setTitle(title);
   writer.setCreator(QStringLiteral("EpsilonLab"));
-  writer.setResolution(dpi);
+  writer.setResolution(static_cast<int>(std::lround(layoutDpi())));
   writer.setPageSize(
       QPageSize(QSizeF(size.width() * 72.0 / dpi, size.height() * 72.0 / dpi), QPageSize::Point));
   writer.setPageMargins(QMarginsF(0, 0, 0, 0));
   QPainter painter;
   if (!painter.begin(&writer)) return false;
-  const QRect page = painter.viewport();
+  const QRectF target = logicalTarget(size, dpi);
+  const QRect page = painter.viewport();  // the page in layout-DPI units: about `target`
   painter.scale(page.width() / target.width(), page.height() / target.height());
   render(painter, target);
   painter.end();

@@ -22,7 +22,8 @@ enum class ExportFormat { Png, Svg, Pdf };
 bool exportFormatForPath(const QString& path, ExportFormat& format);
 
 // Renders into `path`. `size` is in pixels for PNG (the DPI is stored in the file and
-// scales fonts), in points for SVG and PDF. Returns an empty string on success, otherwise
+// scales fonts), the view box of an SVG and a page of size / DPI inches for a PDF: the three
+// show the same picture, texts in the same places. Returns an empty string on success, otherwise
 // a message naming the file and the reason.
 QString exportDrawing(const RenderFunction& render, const QString& path, QSize size, int dpi = 96,
                       const QString& title = {});

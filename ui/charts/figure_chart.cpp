@@ -1,11 +1,13 @@
 #include "ui/charts/figure_chart.h"
 
+#include <QCategoryAxis>
 #include <QChart>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPainter>
 #include <QValueAxis>
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <memory>
 
@@ -40,19 +42,49 @@ std::pair<double, double> rangeOf(const FigureAxis& axis, const Figure& figure, 
   return {low, high};
 }
 
-QAbstractAxis* makeAxis(const FigureAxis& spec, std::pair<double, double> range) {
-  if (spec.log) {
-    auto* axis = new QLogValueAxis;
-    axis->setLabelFormat(QStringLiteral("%g"));
-    axis->setMinorTickCount(-1);
-    axis->setRange(range.first, range.second);
-    axis->setTitleText(drawnText(spec.title));
-    return axis;
-  }
+// "10⁻³", "10⁻²", "10⁻¹", "1", "10", "10²": powers of ten that stay short and apart (printf's
+// "0.001", "0.01" ran together on a narrow chart).
+QString powerOfTenLabel(int exponent) {
+  if (exponent == 0) return QStringLiteral("1");
+  if (exponent == 1) return QStringLiteral("10");
+  static const QString kSuperscripts = QStringLiteral("⁰¹²³⁴⁵⁶⁷⁸⁹");
+  QString power;
+  for (const QChar digit : QString::number(std::abs(exponent)))
+    power += kSuperscripts.at(digit.digitValue());
+  return QStringLiteral("10") + (exponent < 0 ? QStringLiteral("⁻") : QString()) + power;
+}
+
+// A log axis: the grid and the series' scale come from a QLogValueAxis without labels, the
+// labels from a category axis over log₁₀ of the range, one label at each power of ten.
+void addLogAxis(QChart& chart, const FigureAxis& spec, std::pair<double, double> range,
+                Qt::Alignment alignment, std::vector<QAbstractAxis*>& attach) {
+  auto* axis = new QLogValueAxis;
+  axis->setMinorTickCount(-1);
+  axis->setRange(range.first, range.second);
+  axis->setLabelsVisible(false);
+  chart.addAxis(axis, alignment);
+  attach.push_back(axis);
+  auto* labels = new QCategoryAxis;
+  const double low = std::log10(range.first), high = std::log10(range.second);
+  labels->setRange(low, high);
+  labels->setStartValue(low);
+  labels->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+  for (int k = static_cast<int>(std::ceil(low - 1e-9)); k <= std::floor(high + 1e-9); ++k)
+    labels->append(powerOfTenLabel(k), k);
+  labels->setGridLineVisible(false);
+  labels->setLineVisible(false);
+  labels->setTitleText(drawnText(spec.title));
+  chart.addAxis(labels, alignment);
+}
+
+void addAxis(QChart& chart, const FigureAxis& spec, std::pair<double, double> range,
+             Qt::Alignment alignment, std::vector<QAbstractAxis*>& attach) {
+  if (spec.log) return addLogAxis(chart, spec, range, alignment, attach);
   auto* axis = new QValueAxis;
   axis->setRange(range.first, range.second);
   axis->setTitleText(drawnText(spec.title));
-  return axis;
+  chart.addAxis(axis, alignment);
+  attach.push_back(axis);
 }
 
 }  // namespace
@@ -60,10 +92,9 @@ QAbstractAxis* makeAxis(const FigureAxis& spec, std::pair<double, double> range)
 std::unique_ptr<QChart> buildFigureChart(const Figure& figure) {
   auto chart = std::make_unique<QChart>();
   chart->setTitle(drawnText(figure.title));
-  QAbstractAxis* x = makeAxis(figure.x, rangeOf(figure.x, figure, true));
-  QAbstractAxis* y = makeAxis(figure.y, rangeOf(figure.y, figure, false));
-  chart->addAxis(x, Qt::AlignBottom);
-  chart->addAxis(y, Qt::AlignLeft);
+  std::vector<QAbstractAxis*> axes;  // the x axis, then the y axis the series attach to
+  addAxis(*chart, figure.x, rangeOf(figure.x, figure, true), Qt::AlignBottom, axes);
+  addAxis(*chart, figure.y, rangeOf(figure.y, figure, false), Qt::AlignLeft, axes);
   const QColor palette[] = {Qt::black,
                             Qt::gray,
                             QColor(0x1f, 0x77, 0xb4),
@@ -80,8 +111,7 @@ std::unique_ptr<QChart> buildFigureChart(const Figure& figure) {
     const QColor fallback = palette[index++ % std::size(palette)];
     series->setPen(penFor(s.line, s.color.isEmpty() ? fallback : QColor(s.color)));
     chart->addSeries(series);
-    series->attachAxis(x);
-    series->attachAxis(y);
+    for (QAbstractAxis* axis : axes) series->attachAxis(axis);
   }
   chart->legend()->setAlignment(Qt::AlignBottom);
   return chart;

@@ -221,8 +221,12 @@ void RunCharts::applyStyle() {
       pen.setWidthF(width);
       s->setPen(pen);
     }
-    if (auto* marker = qobject_cast<QScatterSeries*>(rs.frontierMarker))
-      marker->setMarkerSize(m_presentation ? 16 : 10);
+    for (QXYSeries* s : rs.end) {
+      if (auto* marker = qobject_cast<QScatterSeries*>(s)) {
+        marker->setMarkerSize(m_presentation ? 18 : 12);
+        marker->setBorderColor(Qt::white);  // dots that touch stay apart
+      }
+    }
   }
 }
 
@@ -240,14 +244,16 @@ RunCharts::RunSeries& RunCharts::seriesFor(const RunRecord& run) {
     rs.line[k] = s;
     Q_EMIT seriesCreated(s, run.id, kind);
   }
-  auto* marker = new QScatterSeries();
-  const int f = static_cast<int>(ChartKind::AccuracyVsEpsilon);
-  m_charts[f]->addSeries(marker);
-  marker->attachAxis(axisInUse(ChartKind::AccuracyVsEpsilon, Qt::Horizontal));
-  marker->attachAxis(axisInUse(ChartKind::AccuracyVsEpsilon, Qt::Vertical));
-  for (QLegendMarker* m : m_charts[f]->legend()->markers(marker)) m->setVisible(false);
-  rs.frontierMarker = marker;
-  Q_EMIT seriesCreated(marker, run.id, ChartKind::AccuracyVsEpsilon);
+  for (ChartKind kind : kAllChartKinds) {
+    const int k = static_cast<int>(kind);
+    auto* marker = new QScatterSeries();
+    m_charts[k]->addSeries(marker);
+    marker->attachAxis(axisInUse(kind, Qt::Horizontal));
+    marker->attachAxis(axisInUse(kind, Qt::Vertical));
+    for (QLegendMarker* m : m_charts[k]->legend()->markers(marker)) m->setVisible(false);
+    rs.end[k] = marker;
+    Q_EMIT seriesCreated(marker, run.id, kind);
+  }
   auto [inserted, ok] = m_series.emplace(run.id, rs);
   applyStyle();
   return inserted->second;
@@ -257,11 +263,11 @@ void RunCharts::removeRun(int id) {
   auto it = m_series.find(id);
   if (it == m_series.end()) return;
   for (int k = 0; k < kChartKindCount; ++k) {
-    m_charts[k]->removeSeries(it->second.line[k]);
-    delete it->second.line[k];
+    for (QXYSeries* s : {it->second.line[k], it->second.end[k]}) {
+      m_charts[k]->removeSeries(s);
+      delete s;
+    }
   }
-  m_charts[static_cast<int>(ChartKind::AccuracyVsEpsilon)]->removeSeries(it->second.frontierMarker);
-  delete it->second.frontierMarker;
   m_series.erase(it);
 }
 
@@ -272,6 +278,7 @@ void RunCharts::update(const std::vector<RunRecord>& runs) {
   useLogAxis(ChartKind::AccuracyVsEpsilon, logEpsilon);
   useLogAxis(ChartKind::LossVsStep, wantLogLoss(runs));
   std::vector<int> keep;
+  const std::size_t seriesBefore = m_series.size();
   for (const RunRecord& run : runs) {
     if (!run.visible) continue;
     keep.push_back(run.id);
@@ -289,14 +296,29 @@ void RunCharts::update(const std::vector<RunRecord>& runs) {
         s->setPen(pen);
         s->setColor(QColor(run.color));
       }
-      showPoints(s, onScale(pointsFor(run, kind), kind));
+      const QList<QPointF> points = onScale(pointsFor(run, kind), kind);
+      showPoints(s, points);
+      QXYSeries* end = rs.end[static_cast<int>(kind)];
+      const QList<QPointF> last =
+          points.isEmpty() ? QList<QPointF>{} : QList<QPointF>{points.back()};
+      if (end->name() != name) end->setName(name);
+      end->setColor(QColor(run.color));
+      if (end->points() != last) end->replace(last);
     }
-    const QList<QPointF> frontier =
-        onScale(pointsFor(run, ChartKind::AccuracyVsEpsilon), ChartKind::AccuracyVsEpsilon);
-    rs.frontierMarker->setName(drawnText(run.name));
-    rs.frontierMarker->setColor(QColor(run.color));
-    rs.frontierMarker->replace(frontier.isEmpty() ? QList<QPointF>{}
-                                                  : QList<QPointF>{frontier.back()});
+  }
+  // A chart draws its series in the order they were added: a new run's line would cover the
+  // older runs' end dots (lesson 4's 5-epoch dot vanished under the 40-epoch line), so the
+  // dots are added again, after every line.
+  if (m_series.size() != seriesBefore) {
+    for (auto& [id, rs] : m_series) {
+      for (ChartKind kind : kAllChartKinds) {
+        const int k = static_cast<int>(kind);
+        m_charts[k]->removeSeries(rs.end[k]);
+        m_charts[k]->addSeries(rs.end[k]);
+        rs.end[k]->attachAxis(axisInUse(kind, Qt::Horizontal));
+        rs.end[k]->attachAxis(axisInUse(kind, Qt::Vertical));
+      }
+    }
   }
   std::vector<int> drop;
   for (const auto& [id, rs] : m_series)

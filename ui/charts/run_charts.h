@@ -90,7 +90,9 @@ class RunCharts : public QObject {
  private:
   struct RunSeries {
     std::array<QXYSeries*, kChartKindCount> line{};
-    QXYSeries* frontierMarker = nullptr;  // the run's last point in accuracy vs ε
+    // The run's last point in each chart, a large dot over every line: runs that differ only
+    // in length share one curve and are told apart by where their dots sit (lesson 4).
+    std::array<QXYSeries*, kChartKindCount> end{};
   };
   void applyStyle();
   RunSeries& seriesFor(const RunRecord& run);

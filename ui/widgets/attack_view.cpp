@@ -1,5 +1,6 @@
 #include "ui/widgets/attack_view.h"
 
+#include <QAbstractAxis>
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
@@ -8,7 +9,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
-#include <QLegendMarker>
 #include <QMap>
 #include <QProgressBar>
 #include <QPushButton>
@@ -18,6 +18,7 @@
 #include <QTextDocument>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <memory>
 
 #include "base/io/attack_figure.h"
@@ -33,6 +34,7 @@ namespace {
 constexpr int kRefreshIntervalMs = 250;  // the tab follows statuses, not every lot
 constexpr int kSideBySideWidth = 800;    // narrower: the numbers go under the chart
 constexpr int kOneRowWidth = 560;        // narrower still: the audit controls take two rows
+constexpr int kDefaultCanaries = 1000;
 }  // namespace
 
 AttackView::AttackView(RunModel* model, AttackController* controller, QWidget* parent)
@@ -49,8 +51,8 @@ AttackView::AttackView(RunModel* model, AttackController* controller, QWidget* p
   m_splitter = new QSplitter(Qt::Vertical, this);
   m_splitter->addWidget(m_chartView);
   m_splitter->addWidget(buildSidePanel());
-  m_splitter->setStretchFactor(0, 3);
-  m_splitter->setStretchFactor(1, 2);
+  m_splitter->setStretchFactor(0, 1);
+  m_splitter->setStretchFactor(1, 1);
   m_splitter->setChildrenCollapsible(false);
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
@@ -113,6 +115,12 @@ QWidget* AttackView::buildSidePanel() {
   m_auditControls = new QGridLayout;
   arrangeAuditControls(false);
   column->addLayout(m_auditControls);
+  m_canaryNote = new QLabel(side);
+  m_canaryNote->setObjectName(QStringLiteral("canaryNote"));
+  m_canaryNote->setWordWrap(true);
+  m_canaryNote->setStyleSheet(QStringLiteral("color: #b00020;"));
+  m_canaryNote->hide();
+  column->addWidget(m_canaryNote);
   m_progress = new QProgressBar(side);
   m_progress->setRange(0, 100);
   m_progress->hide();
@@ -127,7 +135,7 @@ QWidget* AttackView::buildSidePanel() {
 void AttackView::buildAuditControls(QWidget* side) {
   m_canaries = new QSpinBox(side);
   m_canaries->setRange(10, 100000);
-  m_canaries->setValue(1000);
+  m_canaries->setValue(kDefaultCanaries);
   m_canaries->setSuffix(tr(" canaries"));
   m_canaries->setToolTip(tr("m: canaries added to the training set, each with probability ½"));
   m_kind = new QComboBox(side);
@@ -139,6 +147,11 @@ void AttackView::buildAuditControls(QWidget* side) {
   m_audit = new QPushButton(tr("Audit with canaries"), side);
   m_cancelAudit = new QPushButton(tr("Cancel"), side);
   m_cancelAudit->setToolTip(tr("Stop the canary audit; the run keeps what it had"));
+  connect(m_canaries, &QSpinBox::valueChanged, this, [this] {
+    if (!m_settingCanaries) m_canariesChosen = true;
+    updateButtons();
+  });
+  connect(m_kind, &QComboBox::currentIndexChanged, this, &AttackView::updateButtons);
   connect(m_audit, &QPushButton::clicked, this, &AttackView::startAudit);
   connect(m_cancelAudit, &QPushButton::clicked, m_controller, &AttackController::cancelCanaryAudit);
 }
@@ -162,12 +175,15 @@ void AttackView::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);
   // Beside the docks on a small screen the tab is narrow: the numbers then go under the chart.
   const Qt::Orientation orientation = width() < kSideBySideWidth ? Qt::Vertical : Qt::Horizontal;
-  if (m_splitter->orientation() == orientation) return;
+  if (m_splitter->orientation() == orientation && m_arranged) return;
+  m_arranged = true;
   m_splitter->setOrientation(orientation);
   // One row of audit controls under the chart only when it is wide enough for them.
   arrangeAuditControls(orientation == Qt::Vertical && width() >= kOneRowWidth);
   const int extent = orientation == Qt::Vertical ? height() : width();
-  m_splitter->setSizes({extent / 2, extent / 2});
+  // Under the chart the numbers get a little more than half: a table of two runs reads whole.
+  m_splitter->setSizes(orientation == Qt::Vertical ? QList<int>{extent * 9 / 20, extent * 11 / 20}
+                                                   : QList<int>{extent / 2, extent / 2});
 }
 
 void AttackView::setRuns(const QList<int>& runIds) {
@@ -189,6 +205,54 @@ void AttackView::setLogAxes(bool on) {
   m_logAxes->setChecked(on);
 }
 
+void AttackView::setTrainingSetSize(TrainingSetSize size) {
+  m_trainingSetSize = std::move(size);
+  updateButtons();
+}
+
+QString AttackView::canaryProblem() const {
+  const QList<int> ids = shownRuns();
+  const RunRecord* target = ids.isEmpty() ? nullptr : m_model->run(ids.first());
+  if (!target || !m_trainingSetSize) return {};
+  const long long n = m_trainingSetSize(*target);
+  // Noise canaries are added to the set; mislabelled ones are taken out of it (core/audit).
+  if (n <= 0 || m_kind->currentData().toString() != QLatin1String("mislabel") ||
+      m_canaries->value() < n)
+    return {};
+  return tr("Too many canaries: mislabelled canaries are taken from the %1 training examples "
+            "of %2, so at most %3. Lower the count, or choose noise canaries.")
+      .arg(n)
+      .arg(target->name)
+      .arg(n - 1);
+}
+
+void AttackView::followCanaryDefault() {
+  // Until the user sets a count, it follows the audited run: 1000, or half of a smaller
+  // training set (mislabelled canaries are taken from it; half of it stays real data).
+  if (m_canariesChosen || !m_trainingSetSize) return;
+  const QList<int> ids = shownRuns();
+  const RunRecord* target = ids.isEmpty() ? nullptr : m_model->run(ids.first());
+  const long long n = target ? m_trainingSetSize(*target) : 0;
+  const long long count = n > 0 ? std::min<long long>(kDefaultCanaries, n / 2) : kDefaultCanaries;
+  m_settingCanaries = true;
+  m_canaries->setValue(static_cast<int>(count));
+  m_settingCanaries = false;
+}
+
+bool AttackView::showCanaryProblem() {
+  const QString problem = canaryProblem();
+  m_canaryNote->setText(problem);
+  m_canaryNote->setVisible(!problem.isEmpty());
+  m_canaries->setStyleSheet(
+      problem.isEmpty()
+          ? QString()
+          : QStringLiteral("QSpinBox { border: 2px solid #b00020; background: #fdecea; }"));
+  m_canaries->setToolTip(problem.isEmpty()
+                             ? tr("m: canaries added to the training set, each with probability ½")
+                             : problem);
+  return problem.isEmpty();
+}
+
 void AttackView::scheduleRefresh() {
   if (!m_refreshTimer->isActive()) m_refreshTimer->start();
 }
@@ -206,40 +270,43 @@ void AttackView::refreshNow() {
   QMap<QString, int> nameCount;
   for (int id : ids) ++nameCount[m_model->run(id)->name];
   std::vector<AttackCurve> curves;
-  QString html;
+  std::vector<AttackSummaryRow> rows;
   for (int id : ids) {
     const RunRecord& run = *m_model->run(id);
     // The legend names each run once: runs that share a name get their id.
     const QString name =
         nameCount[run.name] > 1 ? tr("%1 (#%2)").arg(run.name).arg(run.id) : run.name;
     if (run.attack) curves.push_back({name, run.color, run.attack->roc, run.attack->bound});
-    html += attackSummaryHtml(run, name, missingReason(id));
+    rows.push_back({&run, name, run.attack ? QString() : missingReason(id)});
   }
   m_figure =
       attackFigure(tr("Attack ROC under the accountant's bound"), curves, m_logAxes->isChecked());
   std::unique_ptr<QChart> previous(m_chartView->chart());  // setChart hands the old chart back
   m_chartView->setChart(buildFigureChart(m_figure).release());
-  hideBoundsFromLegend();
+  // The tab and the key name the chart; its title would take a line from a short plot (the
+  // figure keeps it for exports).
+  m_chartView->chart()->setTitle(QString());
+  // Axis titles in the labels' weight: "true-positive rate" stays whole along a short plot.
+  for (QAbstractAxis* axis : m_chartView->chart()->axes()) {
+    QFont font = axis->titleFont();
+    font.setBold(false);
+    axis->setTitleFont(font);
+  }
+  hideLegend();
   const QString key =
-      tr("<p><small>Thin lines: the loss-threshold attack's ROC (Yeom et al. 2018). Bold: "
-         "the accountant's bound for that run, which no attack can cross. Dashed: "
-         "chance.</small></p>");
-  m_summary->setText(html.isEmpty() ? tr("No runs yet: train one, then its attack appears here.")
-                                    : key + html);
+      tr("<p style=\"margin-top:0; margin-bottom:2px\"><small>Thin: the loss-threshold "
+         "attack's ROC (Yeom et al. 2018) · bold: the run's accountant bound, which no attack "
+         "crosses · dashed: chance</small></p>");
+  m_summary->setText(rows.empty() ? tr("No runs yet: train one, then its attack appears here.")
+                                  : key + attackSummaryHtml(rows));
   updateButtons();
 }
 
-void AttackView::hideBoundsFromLegend() {
-  // The legend names each run once, beside the plot; the bold bounds share their runs' colours
-  // and the key above the numbers says what they are, so they take no legend rows.
-  QChart* chart = m_chartView->chart();
-  chart->legend()->setAlignment(Qt::AlignRight);
-  const QList<QAbstractSeries*> series = chart->series();
-  for (qsizetype i = 0; i < series.size() && i < static_cast<qsizetype>(m_figure.series.size());
-       ++i) {
-    if (m_figure.series[static_cast<std::size_t>(i)].line != FigureLine::Bold) continue;
-    for (QLegendMarker* marker : chart->legend()->markers(series[i])) marker->setVisible(false);
-  }
+void AttackView::hideLegend() {
+  // No legend: the table under the chart names each run in its colour and the key above it
+  // says what thin, bold and dashed lines are (a legend beside or under a narrow chart took
+  // its width or elided every name to "ml…").
+  m_chartView->chart()->legend()->hide();
 }
 
 QString AttackView::summaryText() const {
@@ -256,7 +323,9 @@ void AttackView::updateButtons() {
   m_compute->setEnabled(missing);
   const bool auditing = m_controller->auditedRun() != 0;
   const RunRecord* target = ids.isEmpty() ? nullptr : m_model->run(ids.first());
-  m_audit->setEnabled(target && !auditing);
+  followCanaryDefault();
+  const bool countPossible = showCanaryProblem();
+  m_audit->setEnabled(target && !auditing && countPossible);
   m_cancelAudit->setEnabled(auditing);
   const QString duration = target && target->elapsedSeconds > 0
                                ? tr(" — about as long as the run itself took (%1)")
@@ -281,7 +350,7 @@ void AttackView::computeMissing() {
 
 void AttackView::startAudit() {
   const QList<int> ids = shownRuns();
-  if (ids.isEmpty()) return;
+  if (ids.isEmpty() || !canaryProblem().isEmpty()) return;
   audit::AuditOptions options;
   options.canaries = m_canaries->value();
   options.kind = audit::parseCanaryKind(m_kind->currentData().toString().toStdString());

@@ -8,8 +8,10 @@
 
 #include <QList>
 #include <QWidget>
+#include <functional>
 
 #include "base/io/figure_file.h"
+#include "base/io/run_record.h"
 
 class QCheckBox;
 class QComboBox;
@@ -38,6 +40,10 @@ class AttackView : public QWidget {
   void setRuns(const QList<int>& runIds);
   QList<int> shownRuns() const;
   void setLogAxes(bool on);
+  // How many training examples a run's data set has (0: not known yet), so the canary count
+  // can default to what the set allows and an impossible count is marked at its control.
+  using TrainingSetSize = std::function<long long(const RunRecord& run)>;
+  void setTrainingSetSize(TrainingSetSize size);
   // Redraws now (tests, screenshots); normally redraws are coalesced.
   void refreshNow();
 
@@ -48,6 +54,9 @@ class AttackView : public QWidget {
   QPushButton* auditButton() const { return m_audit; }
   QPushButton* cancelAuditButton() const { return m_cancelAudit; }
   QSpinBox* canaryCount() const { return m_canaries; }
+  QComboBox* canaryKind() const { return m_kind; }
+  // Why the canary count cannot be audited (shown under the controls), or empty.
+  QString canaryProblem() const;
 
  protected:
   void resizeEvent(QResizeEvent* event) override;
@@ -58,13 +67,15 @@ class AttackView : public QWidget {
   void arrangeAuditControls(bool oneRow);
   void setStatus(const QString& text);
   void scheduleRefresh();
-  void hideBoundsFromLegend();
+  void hideLegend();
   void computeMissing();
   void startAudit();
   void onAuditProgress(int runId, double fraction, const QString& message);
   void onAuditEnded(int runId, const QString& message);
   QString missingReason(int runId) const;
   void updateButtons();
+  void followCanaryDefault();
+  bool showCanaryProblem();
 
   RunModel* m_model;
   AttackController* m_controller;
@@ -83,6 +94,11 @@ class AttackView : public QWidget {
   QProgressBar* m_progress = nullptr;
   QLabel* m_status = nullptr;
   QTimer* m_refreshTimer;
+  QLabel* m_canaryNote = nullptr;
+  TrainingSetSize m_trainingSetSize;
+  bool m_canariesChosen = false;  // the user set the count: it no longer follows the run
+  bool m_settingCanaries = false;
+  bool m_arranged = false;  // the splitter's halves are set once the tab has its size
 };
 
 }  // namespace epsilon::ui

@@ -8,12 +8,22 @@
 #include <QHBoxLayout>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSettings>
 #include <QSpinBox>
 
 #include "ui/charts/run_charts.h"
 #include "ui/widgets/file_dialogs.h"
 
 namespace epsilon::ui {
+
+namespace {
+// Where the last accepted export's format, size and DPI are kept, so a lecturer's 1920×1080 at
+// 150 DPI is offered again (also after a restart).
+const QString kFormatKey = QStringLiteral("export/format");
+const QString kWidthKey = QStringLiteral("export/width");
+const QString kHeightKey = QStringLiteral("export/height");
+const QString kDpiKey = QStringLiteral("export/dpi");
+}  // namespace
 
 ExportDialog::ExportDialog(int chartKind, QWidget* parent)
     : QDialog(parent),
@@ -30,18 +40,22 @@ ExportDialog::ExportDialog(int chartKind, QWidget* parent)
   m_format->addItem(tr("PNG image"), QStringLiteral("png"));
   m_format->addItem(tr("SVG vector image"), QStringLiteral("svg"));
   m_format->addItem(tr("PDF document"), QStringLiteral("pdf"));
-  m_width->setRange(200, 12000);
-  m_width->setValue(1600);
+  const QSettings settings;
+  m_format->setCurrentIndex(std::max(0, m_format->findData(settings.value(kFormatKey))));
+  m_width->setRange(200, 12000);  // a remembered value out of range is clamped to it
+  m_width->setValue(settings.value(kWidthKey, 1600).toInt());
   m_width->setSuffix(tr(" px"));
   m_height->setRange(150, 12000);
-  m_height->setValue(1000);
+  m_height->setValue(settings.value(kHeightKey, 1000).toInt());
   m_height->setSuffix(tr(" px"));
   m_dpi->setRange(48, 1200);
-  m_dpi->setValue(150);
+  m_dpi->setValue(settings.value(kDpiKey, 150).toInt());
   const QString folder = lastFolder(FolderPurpose::Charts);
   const QString stem =
       chartKind < 0 ? QStringLiteral("charts") : chartFileStem(static_cast<ChartKind>(chartKind));
-  m_file->setText(QDir(folder).filePath(stem + QStringLiteral(".png")));
+  m_file->setText(
+      QDir(folder).filePath(stem + QLatin1Char('.') + m_format->currentData().toString()));
+  m_dpi->setEnabled(m_format->currentData().toString() == QLatin1String("png"));
 
   auto* browse = new QPushButton(tr("Browse…"), this);
   auto* fileRow = new QHBoxLayout;
@@ -97,6 +111,11 @@ void ExportDialog::browse() {
 
 void ExportDialog::accept() {
   rememberFolder(FolderPurpose::Charts, path());
+  QSettings settings;
+  settings.setValue(kFormatKey, m_format->currentData());
+  settings.setValue(kWidthKey, m_width->value());
+  settings.setValue(kHeightKey, m_height->value());
+  settings.setValue(kDpiKey, m_dpi->value());
   QDialog::accept();
 }
 

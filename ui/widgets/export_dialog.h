@@ -1,6 +1,6 @@
 // The one export dialog: which chart (the grid or one of the four), the format (PNG, SVG,
 // PDF), the size, the DPI (PNG) and the file, starting in the folder used last (file_dialogs.h,
-// remembered on accept).
+// remembered on accept) with the format, size and DPI accepted last (QSettings).
 #pragma once
 
 #include <QDialog>
@@ -25,6 +25,9 @@ class ExportDialog : public QDialog {
 
   QComboBox* formatCombo() const { return m_format; }
   QComboBox* chartCombo() const { return m_chart; }
+  QSpinBox* widthBox() const { return m_width; }
+  QSpinBox* heightBox() const { return m_height; }
+  QSpinBox* dpiBox() const { return m_dpi; }
   QLineEdit* fileEdit() const { return m_file; }
 
   void accept() override;

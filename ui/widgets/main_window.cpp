@@ -8,6 +8,7 @@
 #include <QJsonDocument>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
@@ -78,7 +79,10 @@ MainWindow::MainWindow(Options options, QWidget* parent)
   connectController();
   connect(m_runs, &RunModel::runsChanged, this, &MainWindow::updateTitle);
 
-  resize(1500, 950);
+  // The first window fits the screen's available area (a 1024×768 projector included), with
+  // room for the window manager's frame.
+  const QSize room = screen() ? screen()->availableGeometry().size() - QSize(8, 40) : QSize();
+  resize(room.isValid() ? QSize(1500, 950).boundedTo(room) : QSize(1500, 950));
   if (m_options.useSettings) restoreSettings();
   // Live mode is off until turned on: a moved control must not replace a finished run unasked.
   if (!m_options.useSettings) m_panel->setLiveMode(false);

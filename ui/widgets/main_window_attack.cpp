@@ -4,18 +4,54 @@
 #include <QItemSelectionModel>
 #include <QTabWidget>
 #include <QTableView>
+#include <algorithm>
+#include <cmath>
+#include <map>
 
+#include "core/data/registry.h"
+#include "core/data/synthetic.h"
 #include "ui/widgets/attack_controller.h"
 #include "ui/widgets/attack_view.h"
 #include "ui/widgets/chart_panel.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/runs_view.h"
+#include "ui/widgets/training_controller.h"
 
 namespace epsilon::ui {
+
+namespace {
+// The registry's training-set sizes (default options), listed once: data folders are scanned.
+long long listedTrainSize(const std::string& name) {
+  static const std::map<std::string, long long> sizes = [] {
+    std::map<std::string, long long> out;
+    for (const data::DatasetInfo& info : data::listDatasets()) out[info.name] = info.trainSize;
+    return out;
+  }();
+  const auto it = sizes.find(name);
+  return it == sizes.end() ? 0 : it->second;
+}
+
+long long trainingSetSize(const TrainingController& training, const RunRecord& run) {
+  // The set as loaded with the default options (this session's copy, else the registry's
+  // size), cut as the run's options cut it; 0 when not known (a folder not loaded yet).
+  train::ExperimentConfig whole = run.config;
+  whole.dataset.options = {};
+  const auto loaded = training.cachedDataset(whole);
+  const data::DatasetOptions& o = run.config.dataset.options;
+  long long n = loaded ? loaded->train.size() : listedTrainSize(run.config.dataset.name);
+  if (data::syntheticKindFromName(run.config.dataset.name))
+    n = std::lround(o.trainFraction * o.size);
+  if (o.maxTrain > 0 && n > 0) n = std::min<long long>(n, o.maxTrain);
+  return n;
+}
+
+}  // namespace
 
 void MainWindow::buildCentralTabs() {
   m_attackController = new AttackController(m_runs, m_controller, this);
   m_attackView = new AttackView(m_runs, m_attackController);
+  m_attackView->setTrainingSetSize(
+      [training = m_controller](const RunRecord& run) { return trainingSetSize(*training, run); });
   m_tabs = new QTabWidget(this);
   m_tabs->setObjectName(QStringLiteral("centralTabs"));
   m_tabs->addTab(m_charts, tr("Charts"));

@@ -2,6 +2,8 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QEvent>
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QIdentityProxyModel>
 #include <QItemSelectionModel>
@@ -99,6 +101,7 @@ RunsView::RunsView(RunModel* model, SessionHistory* undoStack, QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
   m_table->setColumnWidth(RunModel::StatusColumn, 130);
   m_table->setAlternatingRowColors(true);
+  fitRowsToFont();
 
   auto* toolbar = new QToolBar(this);
   toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
@@ -168,6 +171,38 @@ void RunsView::deleteSelected() {
   deleted->remove();
   m_undo->push({ids.size() == 1 ? tr("Delete run") : tr("Delete %1 runs").arg(ids.size()),
                 [deleted] { deleted->restore(); }, [deleted] { deleted->remove(); }});
+}
+
+void RunsView::changeEvent(QEvent* event) {
+  QWidget::changeEvent(event);
+  if (event->type() == QEvent::FontChange) fitRowsToFont();
+}
+
+void RunsView::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  window()->installEventFilter(this);  // the window's height sets the rows kept (minimumRows)
+  fitRowsToFont();
+}
+
+bool RunsView::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == window() && event->type() == QEvent::Resize) fitRowsToFont();
+  return QWidget::eventFilter(watched, event);
+}
+
+int RunsView::minimumRows() const {
+  const bool largeFont = font().pointSizeF() > QApplication::font().pointSizeF();
+  return largeFont && window()->height() < kRoomyHeight ? kShortWindowRows : kMinimumRows;
+}
+
+void RunsView::fitRowsToFont() {
+  // Rows as high as a line of text and a little room for the status column's bar: the default
+  // (about twice the text) showed 3 rows at 1024×768 and 1 in presentation mode.
+  const QFontMetrics metrics(font());
+  const int row = metrics.height() + 3;
+  m_table->verticalHeader()->setMinimumSectionSize(row);
+  m_table->verticalHeader()->setDefaultSectionSize(row);
+  const int header = metrics.height() + 8;
+  m_table->setMinimumHeight(header + minimumRows() * row + 2 * m_table->frameWidth() + 2);
 }
 
 void RunsView::updateActions() {

@@ -32,14 +32,29 @@ class RunsView : public QWidget {
   QAction* rerunAction() const { return m_rerun; }
   QAction* duplicateAction() const { return m_duplicate; }
 
+  // Rows shown at the least (a 1024×768 projector, presentation mode too): compact rows, and
+  // the view's minimum height holds the header and this many of them. With presentation
+  // mode's larger font in a window under kRoomyHeight (a 720-pixel screen) only
+  // kShortWindowRows: there the Privacy budget's sentence needs the height.
+  static constexpr int kMinimumRows = 5;
+  static constexpr int kShortWindowRows = 1;
+  static constexpr int kRoomyHeight = 725;
+  int minimumRows() const;
+
  Q_SIGNALS:
   void cancelRequested(const QList<int>& ids);
   void cancelAllRequested();
   void rerunRequested(const QList<int>& ids);
   void duplicateRequested(int id);
 
+ protected:
+  void changeEvent(QEvent* event) override;
+  void showEvent(QShowEvent* event) override;
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
  private:
   void updateActions();
+  void fitRowsToFont();
 
   RunModel* m_model;
   SessionHistory* m_undo;

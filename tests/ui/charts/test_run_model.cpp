@@ -7,6 +7,7 @@
 
 #include "base/io/config_diff.h"
 #include "base/io/experiment_json.h"
+#include "base/io/run_palette.h"
 #include "base/session/run_model.h"
 #include "base/session/session_history.h"
 #include "ui/widgets/runs_view.h"
@@ -34,6 +35,21 @@ class TestRunModel : public QObject {
     QVERIFY(a != b);
     QVERIFY(model.run(a)->color != model.run(b)->color);
     QCOMPARE(model.run(a)->name, QStringLiteral("Run %1").arg(a));
+  }
+  void newRunsTakeAColourNotInUse() {
+    // Runs of a reopened session keep their colours; new runs never take one of them.
+    RunModel model;
+    const QStringList& palette = runPalette();
+    for (const QString& colour : {palette[1], palette[0]}) {
+      RunRecord reopened = runWithSigma(1.0);
+      reopened.color = colour;
+      model.addRun(reopened);
+    }
+    const int fresh = model.addRun(runWithSigma(2.0));
+    QCOMPARE(model.run(fresh)->color, palette[2]);
+    // A deleted run's colour is free again.
+    model.takeRun(model.runs().front().id);
+    QCOMPARE(model.run(model.addRun(runWithSigma(3.0)))->color, palette[1]);
   }
   void differingParametersOnlyShowWhatDiffers() {
     RunModel model;

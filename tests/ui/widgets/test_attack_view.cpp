@@ -5,7 +5,9 @@
 // audit stores ε̂ with m, r, v and confidence, and a cancelled one leaves the run unchanged.
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QJsonObject>
+#include <QLabel>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -84,17 +86,18 @@ class TestAttackView : public QObject {
       QCOMPARE(run.attack->members, expected.members);
       m_view->setRuns({id});
       const QString text = m_view->summaryText();
-      QVERIFY2(text.contains(QStringLiteral("AUC %1").arg(QString::number(expected.auc, 'f', 3))),
-               qPrintable(text));
-      QVERIFY2(text.contains(QStringLiteral("TPR %1% at FPR 1%")
-                                 .arg(QString::number(100 * expected.tprAtFpr1Percent, 'f', 2))),
-               qPrintable(text));
-      QVERIFY2(text.contains(QStringLiteral("TPR %1% at FPR 0.1%")
-                                 .arg(QString::number(100 * expected.tprAtFpr01Percent, 'f', 2))),
-               qPrintable(text));
-      QVERIFY2(text.contains(
-                   QStringLiteral("advantage %1").arg(QString::number(expected.advantage, 'f', 3))),
-               qPrintable(text));
+      // A column for the run, a row a measure: each measure's name and the run's value.
+      const QStringList cells = text.split(QRegularExpression(QStringLiteral("\\s*\\n\\s*")));
+      const auto row = [&cells](const QString& measure) {
+        const qsizetype at = cells.indexOf(measure);
+        return at >= 0 && at + 1 < cells.size() ? cells[at + 1] : QString();
+      };
+      QCOMPARE(row(QStringLiteral("AUC")), QString::number(expected.auc, 'f', 3));
+      QCOMPARE(row(QStringLiteral("TPR at FPR 1%")),
+               QString::number(100 * expected.tprAtFpr1Percent, 'f', 2) + QLatin1Char('%'));
+      QCOMPARE(row(QStringLiteral("TPR at FPR 0.1%")),
+               QString::number(100 * expected.tprAtFpr01Percent, 'f', 2) + QLatin1Char('%'));
+      QCOMPARE(row(QStringLiteral("advantage")), QString::number(expected.advantage, 'f', 3));
       QVERIFY2(text.contains(QStringLiteral("not audited")), qPrintable(text));
     }
     // The memorising run leaks more than the private one.
@@ -194,6 +197,39 @@ class TestAttackView : public QObject {
     QCOMPARE(m_attacks->auditedRun(), 0);
     QVERIFY(!m_model->run(m_private)->canaryAudit.has_value());
     QCOMPARE(runToJson(*m_model->run(m_private)), before);
+  }
+
+  void canaryCountFollowsTheTrainingSet() {
+    // The runs train on uci-digits cut to 300 examples: mislabelled canaries are taken from them.
+    AttackView view(m_model.get(), m_attacks.get());
+    view.setRuns({m_private});
+    view.setTrainingSetSize(
+        [](const RunRecord& run) -> long long { return run.config.dataset.options.maxTrain; });
+    QCOMPARE(view.canaryCount()->value(), 150);  // half the set stays real data
+    QVERIFY(view.canaryProblem().isEmpty());
+    QVERIFY(view.auditButton()->isEnabled());
+    auto* note = view.findChild<QLabel*>(QStringLiteral("canaryNote"));
+    QVERIFY(note && note->isHidden());
+    // A count the set cannot give is marked at its control, said plainly, and not audited.
+    view.canaryCount()->setValue(300);
+    QVERIFY2(view.canaryProblem().contains(QStringLiteral("at most 299")),
+             qPrintable(view.canaryProblem()));
+    QVERIFY(!view.auditButton()->isEnabled());
+    QVERIFY(!note->isHidden());
+    QCOMPARE(note->text(), view.canaryProblem());
+    QVERIFY(!view.canaryCount()->styleSheet().isEmpty());
+    // Noise canaries are added to the set, so any count is possible.
+    view.canaryKind()->setCurrentIndex(view.canaryKind()->findData(QStringLiteral("ood")));
+    QVERIFY(view.canaryProblem().isEmpty());
+    QVERIFY(view.auditButton()->isEnabled());
+    QVERIFY(view.canaryCount()->styleSheet().isEmpty());
+    view.canaryKind()->setCurrentIndex(view.canaryKind()->findData(QStringLiteral("mislabel")));
+    QVERIFY(!view.auditButton()->isEnabled());
+    // The user's count stays when another run is shown; the default no longer follows.
+    view.canaryCount()->setValue(299);
+    QVERIFY(view.auditButton()->isEnabled());
+    view.setRuns({m_plain});
+    QCOMPARE(view.canaryCount()->value(), 299);
   }
 
   void runsWithoutAttackSaySo() {

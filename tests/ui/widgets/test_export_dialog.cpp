@@ -1,10 +1,12 @@
 // The export dialog: the chart and format chosen give the file's extension and the export's
-// arguments; the folder of an accepted export is where the next dialog starts (QSettings).
+// arguments; the folder, format, size and DPI of an accepted export are where the next dialog
+// starts (QSettings); a cancelled one changes nothing.
 #include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -47,6 +49,33 @@ class TestExportDialog : public QObject {
     }
     ExportDialog next(-1);
     QCOMPARE(QFileInfo(next.path()).absolutePath(), QFileInfo(dir.path()).absoluteFilePath());
+  }
+
+  void remembersSizeDpiAndFormat() {
+    QTemporaryDir dir;
+    {
+      ExportDialog dialog(-1);
+      dialog.widthBox()->setValue(1920);
+      dialog.heightBox()->setValue(1080);
+      dialog.dpiBox()->setValue(200);
+      dialog.formatCombo()->setCurrentIndex(dialog.formatCombo()->findData(QStringLiteral("pdf")));
+      dialog.fileEdit()->setText(QDir(dir.path()).filePath(QStringLiteral("slides.pdf")));
+      dialog.accept();
+    }
+    {
+      ExportDialog next(static_cast<int>(ChartKind::LossVsStep));
+      QCOMPARE(next.size(), QSize(1920, 1080));
+      QCOMPARE(next.dpi(), 200);
+      QVERIFY2(next.path().endsWith(chartFileStem(ChartKind::LossVsStep) + QStringLiteral(".pdf")),
+               qPrintable(next.path()));
+      next.widthBox()->setValue(800);  // cancelled: not remembered
+      next.reject();
+    }
+    ExportDialog again(-1);
+    QCOMPARE(again.size(), QSize(1920, 1080));
+    // A value out of the dialog's range (an edited settings file) is clamped to it.
+    QSettings().setValue(QStringLiteral("export/dpi"), 99999);
+    QCOMPARE(ExportDialog(-1).dpi(), 1200);
   }
 };
 

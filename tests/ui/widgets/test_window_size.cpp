@@ -1,13 +1,19 @@
 // The window fits a 1024×768 projector: its minimum size is at most 1024×720 in normal and in
-// presentation mode (large fonts), the docks scrolling rather than pushing the window wider.
+// presentation mode (large fonts), the docks scrolling rather than pushing the window wider;
+// the first window fits the screen, and at 1024×728 (a 768-pixel screen less a frame) the Runs
+// table shows at least 5 rows in both modes.
 #include <QAbstractSpinBox>
+#include <QHeaderView>
+#include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QTableView>
 #include <QTest>
 
 #include "spin_box_widths.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/main_window.h"
+#include "ui/widgets/runs_view.h"
 
 using namespace epsilon::ui;
 
@@ -19,6 +25,40 @@ class TestWindowSize : public QObject {
     QTest::newRow("normal") << false;
     QTest::newRow("presentation") << true;
   }
+  void firstWindowFitsTheScreen() {
+    MainWindow::Options options;
+    options.useSettings = false;
+    MainWindow w(options);
+    const QSize available = w.screen()->availableGeometry().size();
+    QVERIFY2(w.width() <= available.width() && w.height() <= available.height(),
+             qPrintable(QStringLiteral("%1×%2 on %3×%4")
+                            .arg(w.width())
+                            .arg(w.height())
+                            .arg(available.width())
+                            .arg(available.height())));
+  }
+
+  void runsTableShowsFiveRows_data() { minimumFitsAProjector_data(); }
+  void runsTableShowsFiveRows() {
+    QFETCH(bool, presentation);
+    MainWindow::Options options;
+    options.useSettings = false;
+    MainWindow w(options);
+    w.setPresentationMode(presentation);
+    w.resize(1016, 728);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTest::qWait(400);  // presentation mode lays the docks out again after 250 ms
+    QTableView* table = w.runsView()->table();
+    const int rows =
+        table->viewport()->height() / std::max(1, table->verticalHeader()->defaultSectionSize());
+    QVERIFY2(rows >= RunsView::kMinimumRows,
+             qPrintable(QStringLiteral("%1 rows of %2 px in %3 px")
+                            .arg(rows)
+                            .arg(table->verticalHeader()->defaultSectionSize())
+                            .arg(table->viewport()->height())));
+  }
+
   void minimumFitsAProjector() {
     QFETCH(bool, presentation);
     MainWindow::Options options;
