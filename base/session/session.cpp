@@ -1,6 +1,8 @@
 #include "base/session/session.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTimer>
 
 #include "base/io/session_file.h"
@@ -150,6 +152,7 @@ void Session::writeRecoveryNow() {
       r.visible = false;
       all.push_back(std::move(r));
     }
+    QDir().mkpath(QFileInfo(m_recoveryFile).absolutePath());  // a fresh account has no data folder
     saveSession(m_recoveryFile, all);
   } catch (const std::exception& e) {
     // A full disk must not interrupt the work: say so; the next change tries again.

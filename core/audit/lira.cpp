@@ -40,9 +40,7 @@ std::vector<long long> shuffled(long long n, const PhiloxStream& stream) {
 }
 
 std::uint64_t shadowSeed(std::uint64_t seed, int shadow) {
-  const auto words =
-      PhiloxStream(seed, RandomPurpose::Audit, kShadowSeedStream).block(std::uint64_t(shadow));
-  return (static_cast<std::uint64_t>(words[0]) << 32) | words[1];
+  return PhiloxStream(seed, RandomPurpose::Audit, kShadowSeedStream).seed(std::uint64_t(shadow));
 }
 
 // Per candidate, one side's count, mean and squared deviations from that mean.

@@ -43,6 +43,14 @@ class PhiloxStream {
     return r123::Philox4x32()(ctr, m_key);
   }
 
+  // A seed for a derived run (a shadow model, a tuning draw) from block i: 53 random bits, so
+  // that it survives a JSON number (experiment files hold seeds in [0, 2^53]).
+  std::uint64_t seed(std::uint64_t i) const {
+    const auto words = block(i);
+    return ((static_cast<std::uint64_t>(words[0]) << 32) | words[1]) &
+           ((std::uint64_t{1} << 53) - 1);
+  }
+
   // Uniform in (0, 1), never exactly 0 or 1 (24-bit resolution, offset by half a step).
   static double toOpenUnit(std::uint32_t word) {
     return (static_cast<double>(word >> 8) + 0.5) * (1.0 / 16777216.0);

@@ -71,8 +71,7 @@ PrivateTuningDraw drawPrivateTuning(const std::vector<SweepPoint>& grid,
                                static_cast<int>(std::floor(stream.uniform(1 + u) * n)));
     SweepPoint point = grid[static_cast<std::size_t>(index)];
     // Each run its own randomness (the K runs are independent in the analysis).
-    const auto words = stream.block(kSeedDraws + u);
-    point.config.training.seed = (static_cast<std::uint64_t>(words[0]) << 32) | words[1];
+    point.config.training.seed = stream.seed(kSeedDraws + u);
     point.index = static_cast<int>(i);
     point.label += " · tuning run " + std::to_string(i + 1) + "/" + std::to_string(draw.runs);
     draw.points.push_back(std::move(point));

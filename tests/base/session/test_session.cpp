@@ -145,7 +145,8 @@ class TestSession : public QObject {
 
   void unsavedWorkIsKeptInTheRecoveryCopy() {
     QTemporaryDir dir;
-    const QString recovery = dir.filePath(QStringLiteral("recovery.json"));
+    // In a folder that does not exist yet (a fresh account's data folder).
+    const QString recovery = dir.filePath(QStringLiteral("EpsilonLab/recovery.json"));
     Session session;
     session.setRecoveryFile(recovery, 10);
     QVERIFY(!session.isModified());
