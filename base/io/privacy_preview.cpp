@@ -33,12 +33,18 @@ bool previewIsInstant(const train::ExperimentConfig& config) {
          config.privacy.noise.isConstant();
 }
 
-PrivacyPreview computePrivacyPreview(const PrivacyPreviewInput& input) {
+PrivacyPreview computePrivacyPreview(const PrivacyPreviewInput& given) {
+  PrivacyPreviewInput input = given;
   PrivacyPreview out;
   const train::ExperimentConfig& c = input.config;
   out.accountant = QString::fromUtf8(privacy::accountantWords(c.privacy.accountant));
   out.delta = c.privacy.delta;
   try {
+    if (input.sizesFromConfig) {
+      const train::RunPlanInput sizes = train::planInput(c);
+      input.trainSize = sizes.trainSize;
+      input.parameterCount = sizes.parameterCount;
+    }
     // Planning lives in core (run_planning.h); the preview only keeps what it shows. The
     // curve has one point per epoch, at most ~60, so the preview stays instant.
     const train::RunPlanInput plan{input.trainSize, input.parameterCount};

@@ -19,6 +19,9 @@ struct PrivacyPreviewInput {
   train::ExperimentConfig config;
   long long trainSize = 0;       // N
   long long parameterCount = 0;  // P, for the tanh filter's honest sensitivity c·√P
+  // A run's config (a selected run) rather than the panel's: N and P are found from the
+  // config itself (train::planInput, which may load the data set), so the preview is a job.
+  bool sizesFromConfig = false;
 };
 
 struct PrivacyPreview {

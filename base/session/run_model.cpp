@@ -88,14 +88,21 @@ QVariant RunModel::data(const QModelIndex& index, int role) const {
 bool RunModel::setData(const QModelIndex& index, const QVariant& value, int role) {
   if (!index.isValid() || index.column() != NameColumn) return false;
   const int id = m_runs[static_cast<std::size_t>(index.row())].id;
+  const RunRecord& run = m_runs[static_cast<std::size_t>(index.row())];
   if (role == Qt::CheckStateRole) {
-    setVisible(id, value.toInt() == Qt::Checked);
+    const bool visible = value.toInt() == Qt::Checked;
+    if (visible == run.visible) return true;
+    setVisible(id, visible);
+    Q_EMIT shownByUser(id, visible);
     return true;
   }
   if (role == Qt::EditRole) {
     const QString name = value.toString().trimmed();
     if (name.isEmpty()) return false;
+    if (name == run.name) return true;
+    const QString before = run.name;
     rename(id, name);
+    Q_EMIT renamedByUser(id, before, name);
     return true;
   }
   return false;

@@ -69,6 +69,9 @@ class RunModel : public QAbstractTableModel {
   void runsChanged();
   // A run's attack or canary audit result was set.
   void attackChanged(int id);
+  // The user renamed, showed or hid a run in the table (setData): the session records it.
+  void renamedByUser(int id, const QString& before, const QString& after);
+  void shownByUser(int id, bool visible);
   // A run left the model (takeRun or clear): whoever trains it lets it go.
   void runRemoved(int id);
 

@@ -33,6 +33,17 @@ Session::Session(QObject* parent)
   connect(m_runs, &QAbstractItemModel::dataChanged, this, &Session::markModified);
   connect(m_runs, &RunModel::attackChanged, this, &Session::markModified);
   connect(m_history, &SessionHistory::changed, this, &Session::markModified);
+  // Renaming, showing and hiding in the Runs table are edits the user can undo.
+  connect(m_runs, &RunModel::renamedByUser, this,
+          [this](int id, const QString& before, const QString& after) {
+            m_history->push({tr("Rename run"), [this, id, before] { m_runs->rename(id, before); },
+                             [this, id, after] { m_runs->rename(id, after); }});
+          });
+  connect(m_runs, &RunModel::shownByUser, this, [this](int id, bool visible) {
+    m_history->push({visible ? tr("Show run") : tr("Hide run"),
+                     [this, id, visible] { m_runs->setVisible(id, !visible); },
+                     [this, id, visible] { m_runs->setVisible(id, visible); }});
+  });
 }
 
 void Session::commitPanelConfig(const train::ExperimentConfig& config) {

@@ -355,6 +355,10 @@ QString ExperimentPanel::addDataFolder(const QString& path) {
   }
 }
 
+void ExperimentPanel::resetToDefaults() {
+  setConfig(openingConfig());
+}
+
 bool ExperimentPanel::selectDataset(const QString& name) {
   const int existing = datasetIndexByName(name);
   if (existing >= 0) m_dataset->setCurrentIndex(existing);

@@ -58,7 +58,9 @@ class ExperimentPanel : public QWidget {
   QString addDataFolder(const QString& path);
   // Adds a loaded folder's data set to the list (once) and selects it.
   void addLoadedDataset(const QString& path, const std::shared_ptr<const data::Dataset>& dataset);
-  bool selectDataset(const QString& name);  // false if the list has no such set
+  bool selectDataset(const QString& name);
+  // Every setting back to the current data set's defaults (core/train/teaching_defaults.h).
+  void resetToDefaults();  // false if the list has no such set
 
   bool liveMode() const;
   void setLiveMode(bool on);

@@ -105,7 +105,10 @@ MainWindow::MainWindow(Options options, QWidget* parent)
 }
 
 void MainWindow::connectPanel() {
-  connect(m_panel, &ExperimentPanel::configChanged, this, &MainWindow::updateReadout);
+  connect(m_panel, &ExperimentPanel::configChanged, this, [this] {
+    m_readoutRun = 0;  // a moved control: the readout describes the panel again
+    updateReadout();
+  });
   connect(m_panel, &ExperimentPanel::configCommitted, this, &MainWindow::onCommitted);
   // Ctrl+Z after a slider move puts the value back (the session keeps the history).
   connect(m_session, &Session::panelConfigRestored, this,
@@ -254,6 +257,12 @@ void MainWindow::buildEditMenu() {
   connect(m_undo, &SessionHistory::changed, this, update);
   update();
   edit->addSeparator();
+  QAction* reset = edit->addAction(tr("Reset settings to defaults"), this, [this] {
+    m_panel->resetToDefaults();
+    m_session->commitPanelConfig(m_panel->config());  // undoable like a slider move
+    updateReadout();
+  });
+  reset->setToolTip(tr("Every setting of the Experiment panel back to the data set's defaults"));
   // A lesson starts on a clean page; the runs that were there wait here.
   QAction* back = edit->addAction(tr("Bring back runs set aside"),
                                   QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B), m_session,
@@ -327,6 +336,13 @@ void MainWindow::buildHelpMenu() {
 
 void MainWindow::updateReadout() {
   PrivacyPreviewInput input;
+  // One selected run: its own statement (the ε its settings give at its end); else the panel's.
+  if (const RunRecord* run = m_runs->run(m_readoutRun)) {
+    input.config = run->config;
+    input.sizesFromConfig = true;
+    m_readout->setInput(input, run->name);
+    return;
+  }
   input.config = m_panel->config();
   input.trainSize = m_panel->trainSize();
   input.parameterCount = m_panel->parameterCount();

@@ -150,6 +150,7 @@ class MainWindow : public QMainWindow {
   // Asks Save / Discard / Cancel for unsaved work; false: stay open.
   bool settleUnsavedWork();
   void offerRecovery();
+  void showGradientNorms(int runId);  // the run's last lot, if the controller holds one
   void onFolderLoaded(const QString& name, const std::shared_ptr<const data::Dataset>& dataset);
   void onFolderFailed(const QString& name, const QString& message);
 
@@ -178,7 +179,9 @@ class MainWindow : public QMainWindow {
   QString m_sessionPath;        // the session (or run file, run folder) last opened or saved
   QString m_saveSuggestion;     // what Save session proposes (never a run file or folder)
   QString m_lastError;
-  QString m_pendingFolder;  // the data folder being loaded for the list
+  QString m_pendingFolder;
+  int m_readoutRun = 0;  // the run the Privacy budget readout describes (0: the panel's settings)
+                         // // the data folder being loaded for the list
   QString m_shownDataset;
   std::shared_ptr<const data::Dataset> m_dataset;
   // The run whose model was updated last: shown again when its data set arrives after it (a

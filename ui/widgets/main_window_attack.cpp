@@ -62,6 +62,16 @@ void MainWindow::buildCentralTabs() {
   setCentralWidget(m_tabs);
   connect(m_runsView->table()->selectionModel(), &QItemSelectionModel::selectionChanged,
           m_attackView, [this] { m_attackView->setRuns(m_runsView->selectedRunIds()); });
+  // The Privacy budget readout follows a single selected run, and says so.
+  connect(m_runsView->table()->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+          [this] {
+            const QList<int> ids = m_runsView->selectedRunIds();
+            const int run = ids.size() == 1 ? ids.front() : 0;
+            if (run != 0) showGradientNorms(run);
+            if (run == m_readoutRun) return;
+            m_readoutRun = run;
+            updateReadout();
+          });
 }
 
 bool MainWindow::showTab(const QString& name) {

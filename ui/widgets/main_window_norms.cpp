@@ -1,5 +1,5 @@
-// MainWindow: the gradient-norm view, a tab beside Model view that follows the lot the
-// controller delivered last (live while a run trains).
+// MainWindow: the gradient-norm view, a tab beside Model view that follows the selected run
+// (one run selected) or else the lot the controller delivered last (live while a run trains).
 #include <QDockWidget>
 
 #include "base/session/run_model.h"
@@ -19,12 +19,21 @@ void MainWindow::buildGradientNormDock() {
     tabifyDockWidget(modelDock, dock);
     modelDock->raise();
   }
+  // The selected run's lots when one run is selected and has norms; else the newest lot.
   connect(m_controller, &TrainingController::gradientNormsUpdated, this, [this](int runId) {
-    const RunRecord* run = m_runs->run(runId);
-    if (!run) return;
-    m_gradientNorms->setSample(m_controller->lastGradientNorms(runId),
-                               run->config.privacy.privatizer, run->name);
+    const QList<int> selected = m_runsView->selectedRunIds();
+    if (selected.size() == 1 && selected.front() != runId &&
+        m_controller->lastGradientNorms(selected.front()))
+      return;
+    showGradientNorms(runId);
   });
+}
+
+void MainWindow::showGradientNorms(int runId) {
+  const RunRecord* run = m_runs->run(runId);
+  const auto sample = m_controller->lastGradientNorms(runId);
+  if (!run || !sample) return;
+  m_gradientNorms->setSample(sample, run->config.privacy.privatizer, run->name);
 }
 
 bool MainWindow::raiseView(const QString& name) {

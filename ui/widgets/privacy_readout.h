@@ -26,7 +26,10 @@ class PrivacyReadout : public QWidget {
   explicit PrivacyReadout(QWidget* parent = nullptr);
 
   // Recomputes for `input` (instantly when cheap, else in the background).
-  void setInput(const PrivacyPreviewInput& input);
+  // What the readout describes: the panel's settings (`runName` empty: not yet run) or a
+  // selected run's configuration, which it says in a line above ε.
+  void setInput(const PrivacyPreviewInput& input, const QString& runName = {});
+  QString subjectText() const;
   const PrivacyPreview& preview() const { return m_preview; }
   QString epsilonText() const;  // what the big label shows
   QString pcaText() const;      // the DP-PCA line (empty without pca-mlp)
@@ -41,6 +44,7 @@ class PrivacyReadout : public QWidget {
   void show(const PrivacyPreview& preview);
   void showPca(const PrivacyPreview& preview);
 
+  QLabel* m_subject;
   QLabel* m_epsilon;
   QLabel* m_label;
   QLabel* m_nominal;

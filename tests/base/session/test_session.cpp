@@ -109,6 +109,29 @@ class TestSession : public QObject {
     QCOMPARE(session.history()->undoText(), QStringLiteral("Change 2 settings"));
   }
 
+  void renamingAndHidingInTheTableAreUndoable() {
+    Session session;
+    const int id = session.runs()->addRun(runWithSigma(1.0));
+    const QString name = session.runs()->run(id)->name;
+    const QModelIndex cell = session.runs()->index(0, RunModel::NameColumn);
+    QVERIFY(session.runs()->setData(cell, QStringLiteral("baseline"), Qt::EditRole));
+    QCOMPARE(session.history()->undoText(), QStringLiteral("Rename run"));
+    QVERIFY(session.runs()->setData(cell, Qt::Unchecked, Qt::CheckStateRole));
+    QCOMPARE(session.history()->undoText(), QStringLiteral("Hide run"));
+    QVERIFY(session.runs()->setData(cell, Qt::Unchecked, Qt::CheckStateRole));  // no change
+    QCOMPARE(session.history()->count(), 2);
+    session.history()->undo();
+    QVERIFY(session.runs()->run(id)->visible);
+    session.history()->undo();
+    QCOMPARE(session.runs()->run(id)->name, name);
+    QCOMPARE(session.history()->count(), 2);  // undo records nothing
+    session.history()->redo();
+    QCOMPARE(session.runs()->run(id)->name, QStringLiteral("baseline"));
+    // Renaming from code (a lesson naming its runs) is not an edit of the user's.
+    session.runs()->rename(id, QStringLiteral("by code"));
+    QCOMPARE(session.history()->index(), 1);
+  }
+
   void runsSetAsideComeBackWholeAndUndoably() {
     Session session;
     const int a = session.runs()->addRun(runWithSigma(1.0));

@@ -2,6 +2,7 @@
 // norms given, over [0, max(largest, 1.25·C)]) with the line at C and the fraction clipped,
 // and in the main window it follows a training run live, showing that run's lot.
 #include <QComboBox>
+#include <QTableView>
 #include <QTest>
 #include <cmath>
 
@@ -11,6 +12,7 @@
 #include "ui/widgets/gradient_norm_view.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/parameter_slider.h"
+#include "ui/widgets/runs_view.h"
 #include "ui/widgets/training_controller.h"
 
 using namespace epsilon;
@@ -66,6 +68,24 @@ class TestGradientNormView : public QObject {
     QCOMPARE(counted, static_cast<long long>(s->norms.size()));
     QVERIFY(w.gradientNormView()->caption().contains(w.runModel()->run(id)->name));
     w.controller()->cancelAll();
+  }
+
+  void followsTheSelectedRun() {
+    MainWindow::Options options;
+    options.useSettings = false;
+    MainWindow w(options);
+    QComboBox* data = w.experimentPanel()->datasetCombo();
+    data->setCurrentIndex(data->findText(QStringLiteral("circle")));
+    w.experimentPanel()->epochsSlider()->setValue(1);
+    const int first = w.startRun();
+    w.runModel()->rename(first, QStringLiteral("first run"));
+    QTRY_VERIFY_WITH_TIMEOUT(w.runModel()->run(first)->status == RunStatus::Done, 60000);
+    const int second = w.startRun();
+    w.runModel()->rename(second, QStringLiteral("second run"));
+    QTRY_VERIFY_WITH_TIMEOUT(w.runModel()->run(second)->status == RunStatus::Done, 60000);
+    QTRY_VERIFY(w.gradientNormView()->caption().contains(QStringLiteral("second run")));
+    w.runsView()->table()->selectRow(w.runModel()->rowOf(first));
+    QVERIFY(w.gradientNormView()->caption().contains(QStringLiteral("first run")));
   }
 };
 

@@ -7,6 +7,8 @@
 #include <QDoubleSpinBox>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSignalSpy>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -18,6 +20,8 @@
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/parameter_slider.h"
+#include "ui/widgets/privacy_readout.h"
+#include "ui/widgets/runs_view.h"
 
 using namespace epsilon;
 using namespace epsilon::ui;
@@ -87,6 +91,40 @@ class TestWindowSession : public QObject {
     QCOMPARE(w.experimentPanel()->config().privacy.noise.initial, before);
     QVERIFY(!undo->isEnabled());
     QCOMPARE(editAction(w, 1)->text(), QStringLiteral("&Redo Change noise_multiplier"));
+  }
+
+  void resetToDefaultsIsUndoable() {
+    MainWindow w(testOptions());
+    QDoubleSpinBox* sigma = w.experimentPanel()->noiseSlider()->spinBox();
+    const double initial = sigma->value();
+    sigma->setValue(initial + 2.0);
+    QAction* reset = nullptr;
+    for (QAction* a : editAction(w, 0)->parentWidget()->actions())
+      if (a->text() == QStringLiteral("Reset settings to defaults")) reset = a;
+    QVERIFY(reset);
+    reset->trigger();
+    QCOMPARE(sigma->value(), initial);
+    QCOMPARE(editAction(w, 0)->text(), QStringLiteral("&Undo Change noise_multiplier"));
+    w.undoStack()->undo();
+    QCOMPARE(sigma->value(), initial + 2.0);
+  }
+
+  void theReadoutSaysWhoseStatementItShows() {
+    MainWindow w(testOptions());
+    QVERIFY(w.privacyReadout()->subjectText().contains(QStringLiteral("panel's settings")));
+    RunRecord run = finishedRun(4.0);
+    run.name = QStringLiteral("quiet run");
+    run.config.privacy.noise.initial = 4.0;
+    const int id = w.runModel()->addRun(run);
+    QSignalSpy updated(w.privacyReadout(), &PrivacyReadout::previewUpdated);
+    w.runsView()->table()->selectRow(w.runModel()->rowOf(id));
+    QCOMPARE(w.privacyReadout()->subjectText(), QStringLiteral("The selected run, quiet run:"));
+    QTRY_VERIFY(!updated.isEmpty());  // the run's statement is computed as a job
+    const QString runEpsilon = w.privacyReadout()->epsilonText();
+    QDoubleSpinBox* sigma = w.experimentPanel()->noiseSlider()->spinBox();
+    sigma->setValue(0.5);  // a moved control: the panel's settings again
+    QVERIFY(w.privacyReadout()->subjectText().contains(QStringLiteral("panel's settings")));
+    QTRY_VERIFY(w.privacyReadout()->epsilonText() != runEpsilon);
   }
 
   void closingWithUnsavedRunsAsksAndCancelKeepsThem() {
