@@ -174,6 +174,13 @@ void MainWindow::buildDocks() {
   m_readout = new PrivacyReadout;
   auto* readoutDock = new QDockWidget(tr("Privacy budget"), this);
   readoutDock->setObjectName(QStringLiteral("privacyDock"));
+  // The title says whose statement the readout shows: the panel's settings or a selected run.
+  connect(m_readout, &PrivacyReadout::subjectChanged, readoutDock, [readoutDock](const QString& s) {
+    readoutDock->setWindowTitle(tr("Privacy budget: %1").arg(s));
+    readoutDock->setToolTip(
+        tr("Select one run in the Runs table to see its statement; move a "
+           "control to see the panel's settings again."));
+  });
   auto* readoutScroll = new QScrollArea;
   readoutScroll->setWidget(m_readout);
   readoutScroll->setWidgetResizable(true);

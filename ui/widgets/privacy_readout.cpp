@@ -17,7 +17,6 @@ namespace epsilon::ui {
 
 PrivacyReadout::PrivacyReadout(QWidget* parent)
     : QWidget(parent),
-      m_subject(new QLabel(this)),
       m_epsilon(new QLabel(this)),
       m_label(new QLabel(this)),
       m_nominal(new QLabel(this)),
@@ -35,12 +34,6 @@ PrivacyReadout::PrivacyReadout(QWidget* parent)
   m_epsilon->setToolTip(tr(
       "The privacy budget the run will have spent at its end: (ε, δ)-differential privacy for the "
       "whole training set (Dwork et al. 2006). Smaller is more private."));
-  m_subject->setObjectName(QStringLiteral("readoutSubject"));
-  m_subject->setWordWrap(true);
-  m_subject->setTextFormat(Qt::PlainText);
-  m_subject->setToolTip(
-      tr("Select one run in the Runs table to see its statement; move a control "
-         "to see the panel's settings again."));
   m_label->setWordWrap(true);
   m_nominal->setWordWrap(true);
   m_pca->setObjectName(QStringLiteral("pcaLine"));
@@ -61,7 +54,6 @@ PrivacyReadout::PrivacyReadout(QWidget* parent)
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
-  layout->addWidget(m_subject);
   layout->addWidget(m_epsilon);
   layout->addWidget(m_label);
   layout->addWidget(m_nominal);
@@ -117,12 +109,13 @@ QString PrivacyReadout::pcaText() const {
 }
 
 QString PrivacyReadout::subjectText() const {
-  return m_subject->text();
+  return m_subject;
 }
 
 void PrivacyReadout::setInput(const PrivacyPreviewInput& input, const QString& runName) {
-  m_subject->setText(runName.isEmpty() ? tr("The panel's settings (not yet run):")
-                                       : tr("The selected run, %1:").arg(drawnText(runName)));
+  m_subject = runName.isEmpty() ? tr("the panel's settings (not yet run)")
+                                : tr("the selected run, %1").arg(drawnText(runName));
+  Q_EMIT subjectChanged(m_subject);
   if (previewIsInstant(input.config) && !input.sizesFromConfig) {
     m_request.cancel();  // an older, slower preview must not overwrite this one
     show(computePrivacyPreview(input));

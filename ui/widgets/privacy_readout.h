@@ -27,7 +27,8 @@ class PrivacyReadout : public QWidget {
 
   // Recomputes for `input` (instantly when cheap, else in the background).
   // What the readout describes: the panel's settings (`runName` empty: not yet run) or a
-  // selected run's configuration, which it says in a line above ε.
+  // selected run's configuration; subjectChanged says which (the dock shows it in its title,
+  // which takes no room from the numbers).
   void setInput(const PrivacyPreviewInput& input, const QString& runName = {});
   QString subjectText() const;
   const PrivacyPreview& preview() const { return m_preview; }
@@ -38,13 +39,14 @@ class PrivacyReadout : public QWidget {
 
  Q_SIGNALS:
   void previewUpdated();
+  void subjectChanged(const QString& subject);
 
  private:
   void buildChart();  // ε over epochs, with the tanh filter's nominal curve dashed
   void show(const PrivacyPreview& preview);
   void showPca(const PrivacyPreview& preview);
 
-  QLabel* m_subject;
+  QString m_subject;  // what the numbers describe (the dock's title says it)
   QLabel* m_epsilon;
   QLabel* m_label;
   QLabel* m_nominal;

@@ -4,6 +4,7 @@
 // next start and brings every run back with its history, still unsaved.
 #include <QAbstractButton>
 #include <QApplication>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -118,7 +119,10 @@ class TestWindowSession : public QObject {
     const int id = w.runModel()->addRun(run);
     QSignalSpy updated(w.privacyReadout(), &PrivacyReadout::previewUpdated);
     w.runsView()->table()->selectRow(w.runModel()->rowOf(id));
-    QCOMPARE(w.privacyReadout()->subjectText(), QStringLiteral("The selected run, quiet run:"));
+    QCOMPARE(w.privacyReadout()->subjectText(), QStringLiteral("the selected run, quiet run"));
+    QDockWidget* dock = w.findChild<QDockWidget*>(QStringLiteral("privacyDock"));
+    QVERIFY(dock);
+    QCOMPARE(dock->windowTitle(), QStringLiteral("Privacy budget: the selected run, quiet run"));
     QTRY_VERIFY(!updated.isEmpty());  // the run's statement is computed as a job
     const QString runEpsilon = w.privacyReadout()->epsilonText();
     QDoubleSpinBox* sigma = w.experimentPanel()->noiseSlider()->spinBox();
