@@ -171,25 +171,7 @@ void MainWindow::buildDocks() {
   panelDock->setWidget(scroll);
   addDockWidget(Qt::LeftDockWidgetArea, panelDock);
 
-  m_readout = new PrivacyReadout;
-  auto* readoutDock = new QDockWidget(tr("Privacy budget"), this);
-  readoutDock->setObjectName(QStringLiteral("privacyDock"));
-  // The title says whose statement the readout shows: the panel's settings or a selected run.
-  connect(m_readout, &PrivacyReadout::subjectChanged, readoutDock, [readoutDock](const QString& s) {
-    readoutDock->setWindowTitle(tr("Privacy budget: %1").arg(s));
-    readoutDock->setToolTip(
-        tr("Select one run in the Runs table to see its statement; move a "
-           "control to see the panel's settings again."));
-  });
-  auto* readoutScroll = new QScrollArea;
-  readoutScroll->setWidget(m_readout);
-  readoutScroll->setWidgetResizable(true);
-  // The readout's text wraps to any width, so it never scrolls sideways (a horizontal bar
-  // appeared with the vertical one and hid the end of the attacker sentence).
-  readoutScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  readoutScroll->setMinimumWidth(300);
-  readoutDock->setWidget(readoutScroll);
-  addDockWidget(Qt::RightDockWidgetArea, readoutDock);
+  QDockWidget* readoutDock = buildReadoutDock();
 
   auto* modelView = new QWidget;
   auto* modelLayout = new QVBoxLayout(modelView);
@@ -222,6 +204,29 @@ void MainWindow::buildDocks() {
   resizeDocks({runsDock}, {230}, Qt::Vertical);
   resizeDocks({panelDock, readoutDock}, {340, 350},
               Qt::Horizontal);  // the readout's sentence unscrolled
+}
+
+QDockWidget* MainWindow::buildReadoutDock() {
+  m_readout = new PrivacyReadout;
+  auto* readoutDock = new QDockWidget(tr("Privacy budget"), this);
+  readoutDock->setObjectName(QStringLiteral("privacyDock"));
+  // The title says whose statement the readout shows: the panel's settings or a selected run.
+  connect(m_readout, &PrivacyReadout::subjectChanged, readoutDock, [readoutDock](const QString& s) {
+    readoutDock->setWindowTitle(tr("Privacy budget: %1").arg(s));
+    readoutDock->setToolTip(
+        tr("Select one run in the Runs table to see its statement; move a "
+           "control to see the panel's settings again."));
+  });
+  auto* readoutScroll = new QScrollArea;
+  readoutScroll->setWidget(m_readout);
+  readoutScroll->setWidgetResizable(true);
+  // The readout's text wraps to any width, so it never scrolls sideways (a horizontal bar
+  // appeared with the vertical one and hid the end of the attacker sentence).
+  readoutScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  readoutScroll->setMinimumWidth(300);
+  readoutDock->setWidget(readoutScroll);
+  addDockWidget(Qt::RightDockWidgetArea, readoutDock);
+  return readoutDock;
 }
 
 void MainWindow::buildMenus() {

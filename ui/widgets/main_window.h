@@ -110,6 +110,7 @@ class MainWindow : public QMainWindow {
 
  private:
   void buildDocks();
+  QDockWidget* buildReadoutDock();  // the Privacy budget readout, titled by what it shows
   void buildGradientNormDock();
   void buildCentralTabs();
   void connectPanel();
