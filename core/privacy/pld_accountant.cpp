@@ -1,8 +1,5 @@
 #include "core/privacy/pld_accountant.h"
 
-#include <tbb/parallel_for.h>
-#include <tbb/parallel_invoke.h>
-
 #include <algorithm>
 #include <cmath>
 #include <deque>
@@ -15,6 +12,7 @@
 #include <vector>
 
 #include "core/common/errors.h"
+#include "core/common/parallel.h"
 
 namespace epsilon::privacy {
 
@@ -81,7 +79,8 @@ std::pair<StepPlds, StepPlds> stepPlds(const GaussianAtoms& atoms, bool withAdd,
   const std::size_t count = atoms.gaussians.size();
   StepPlds remove(count);
   StepPlds add(withAdd ? count : 0);
-  tbb::parallel_for(std::size_t{0}, count + add.size(), [&](std::size_t task) {
+  // forEachChunk (core/common/parallel.h) states the fork and join to TSan.
+  forEachChunk(count + add.size(), 1, [&](std::size_t task, std::size_t, std::size_t) {
     const SampledGaussian& atom = atoms.gaussians[task % count].first;
     const PldDirection direction = task < count ? PldDirection::Remove : PldDirection::Add;
     (task < count ? remove[task] : add[task - count]) =
@@ -154,11 +153,12 @@ const PldAccountant::Composed& PldAccountant::composed() const {
       const std::vector<PldFactor> addFactors = factorsOf(addSteps, atoms);
       PldWindow removeWindow;
       PldWindow addWindow;
-      tbb::parallel_invoke(
-          [&] { removeWindow = composedWindow(removeFactors, m_options.tailMass); },
-          [&] {
-            addWindow = symmetric ? PldWindow{} : composedWindow(addFactors, m_options.tailMass);
-          });
+      forEachChunk(2, 1, [&](std::size_t side, std::size_t, std::size_t) {
+        if (side == 0)
+          removeWindow = composedWindow(removeFactors, m_options.tailMass);
+        else if (!symmetric)
+          addWindow = composedWindow(addFactors, m_options.tailMass);
+      });
       if (symmetric) addWindow = removeWindow;
       const std::size_t window = std::max(removeWindow.size(), addWindow.size());
       if (window > m_options.maxComposedPoints) {
@@ -172,15 +172,12 @@ const PldAccountant::Composed& PldAccountant::composed() const {
         continue;
       }
       // The two directions are independent: composed side by side, each the same double as alone.
-      tbb::parallel_invoke(
-          [&] {
-            result->remove =
-                PldProfile(composePlds(removeFactors, removeWindow, m_options.tailMass));
-          },
-          [&] {
-            if (!symmetric)
-              result->add = PldProfile(composePlds(addFactors, addWindow, m_options.tailMass));
-          });
+      forEachChunk(2, 1, [&](std::size_t side, std::size_t, std::size_t) {
+        if (side == 0)
+          result->remove = PldProfile(composePlds(removeFactors, removeWindow, m_options.tailMass));
+        else if (!symmetric)
+          result->add = PldProfile(composePlds(addFactors, addWindow, m_options.tailMass));
+      });
       if (symmetric) result->add = result->remove;
       result->interval = interval;
       break;
