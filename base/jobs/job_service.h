@@ -8,7 +8,8 @@
 //   - heavy work (a canary audit, shadow models) runs on those same N threads through
 //     JobRunner::execute, so it queues behind the runs like one more run;
 //   - quick interactive work (previews, calibrations, attacks of a finished run, data-set
-//     loads) runs on one thread of its own, so a slider never waits for a training step.
+//     loads, the session's recovery copy) runs on one thread of its own, so a slider never waits
+//     for a training step.
 // Results come back on the receiver's thread (the GUI thread), only if the receiver still
 // exists and the job was not cancelled; for a LatestRequest, only if it is still the newest.
 // The service is process-wide (instance()); it is destroyed with the QCoreApplication, after
@@ -35,7 +36,7 @@ class JobRunner;
 
 namespace epsilon::ui {
 
-enum class JobKind { Training, Attack, Audit, Preview, Calibration, DatasetLoad };
+enum class JobKind { Training, Attack, Audit, Preview, Calibration, DatasetLoad, Autosave };
 const char* jobKindName(JobKind kind);
 
 using JobId = long long;

@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QTimer>
+#include <mutex>
 
 #include "base/io/session_file.h"
 #include "base/session/run_model.h"
@@ -12,7 +13,24 @@
 
 namespace epsilon::ui {
 
+struct Session::RecoveryGate {
+  std::mutex mutex;
+  long long generation = 0;  // raised by every removal of the copy
+};
+
 namespace {
+// Writes the recovery copy; the error's text, or empty. Atomic: a kill mid-write keeps the
+// last copy.
+QString writeRecoveryCopy(const QString& path, const std::vector<RunRecord>& runs) {
+  try {
+    QDir().mkpath(QFileInfo(path).absolutePath());  // a fresh account has no data folder
+    saveSession(path, runs);
+    return {};
+  } catch (const std::exception& e) {
+    return QString::fromUtf8(e.what());
+  }
+}
+
 // "noise_multiplier" from "privacy.noise.initial"-like keys: the last part reads best in a menu.
 QString shortFieldName(const std::string& key) {
   const QString k = QString::fromStdString(key);
@@ -24,9 +42,10 @@ Session::Session(QObject* parent)
     : QObject(parent),
       m_runs(new RunModel(this)),
       m_history(new SessionHistory(this)),
-      m_autosave(new QTimer(this)) {
+      m_autosave(new QTimer(this)),
+      m_gate(std::make_shared<RecoveryGate>()) {
   m_autosave->setSingleShot(true);
-  connect(m_autosave, &QTimer::timeout, this, &Session::writeRecoveryNow);
+  connect(m_autosave, &QTimer::timeout, this, &Session::writeRecoveryInBackground);
   // Whatever changes the runs is unsaved work (a run trained further included).
   connect(m_runs, &RunModel::runsChanged, this, &Session::markModified);
   connect(m_runs, &RunModel::historyChanged, this, &Session::markModified);
@@ -136,7 +155,12 @@ void Session::markModified() {
 
 void Session::setSaved() {
   m_autosave->stop();
-  if (!m_recoveryFile.isEmpty()) QFile::remove(m_recoveryFile);
+  m_recoveryWrite.cancel();
+  if (!m_recoveryFile.isEmpty()) {
+    const std::lock_guard lock(m_gate->mutex);  // waits for a write already under way
+    ++m_gate->generation;
+    QFile::remove(m_recoveryFile);
+  }
   if (!m_modified) return;
   m_modified = false;
   Q_EMIT modifiedChanged(false);
@@ -152,23 +176,38 @@ void Session::setRecoveryFile(const QString& path, int delayMs) {
   m_autosave->setInterval(delayMs);
 }
 
+std::vector<RunRecord> Session::recoverySnapshot() const {
+  // Runs set aside are work too: they come back hidden.
+  std::vector<RunRecord> all = m_runs->runs();
+  for (RunRecord r : m_aside) {
+    r.visible = false;
+    all.push_back(std::move(r));
+  }
+  return all;
+}
+
 void Session::writeRecoveryNow() {
   m_autosave->stop();
+  m_recoveryWrite.cancel();
   if (m_recoveryFile.isEmpty() || !m_modified) return;
-  try {
-    // Runs set aside are work too: they come back hidden. Atomic: a kill mid-write keeps the
-    // last copy.
-    std::vector<RunRecord> all = m_runs->runs();
-    for (RunRecord r : m_aside) {
-      r.visible = false;
-      all.push_back(std::move(r));
-    }
-    QDir().mkpath(QFileInfo(m_recoveryFile).absolutePath());  // a fresh account has no data folder
-    saveSession(m_recoveryFile, all);
-  } catch (const std::exception& e) {
-    // A full disk must not interrupt the work: say so; the next change tries again.
-    Q_EMIT recoveryFailed(QString::fromUtf8(e.what()));
-  }
+  const std::lock_guard lock(m_gate->mutex);
+  const QString error = writeRecoveryCopy(m_recoveryFile, recoverySnapshot());
+  // A full disk must not interrupt the work: say so; the next change tries again.
+  if (!error.isEmpty()) Q_EMIT recoveryFailed(error);
+}
+
+void Session::writeRecoveryInBackground() {
+  if (m_recoveryFile.isEmpty() || !m_modified) return;
+  const long long generation = m_gate->generation;
+  m_recoveryWrite.start<QString>(
+      JobKind::Autosave, this,
+      [gate = m_gate, generation, path = m_recoveryFile, runs = recoverySnapshot()] {
+        const std::lock_guard lock(gate->mutex);
+        return gate->generation == generation ? writeRecoveryCopy(path, runs) : QString();
+      },
+      [this](const QString& error) {
+        if (!error.isEmpty()) Q_EMIT recoveryFailed(error);
+      });
 }
 
 }  // namespace epsilon::ui

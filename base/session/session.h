@@ -8,9 +8,11 @@
 
 #include <QObject>
 #include <QString>
+#include <memory>
 #include <vector>
 
 #include "base/io/run_record.h"
+#include "base/jobs/job_service.h"
 #include "core/train/experiment_config.h"
 
 class QTimer;
@@ -56,10 +58,12 @@ class Session : public QObject {
   void markRecovered();
 
   // The recovery copy: every change is written there (atomically, at most every
-  // `delayMs`), and the file is removed when the work is saved or discarded. Empty: none.
+  // `delayMs`, as a job: the GUI thread only copies the runs), and the file is removed when
+  // the work is saved or discarded. Empty: none.
   void setRecoveryFile(const QString& path, int delayMs = 2000);
   QString recoveryFile() const { return m_recoveryFile; }
-  void writeRecoveryNow();  // the pending write, now (tests; before a risky step)
+  void
+  writeRecoveryNow();  // the pending write, now and on this thread (tests; before a risky step)
 
  Q_SIGNALS:
   void panelConfigRestored(const epsilon::train::ExperimentConfig& config);
@@ -69,6 +73,8 @@ class Session : public QObject {
 
  private:
   void markModified();
+  void writeRecoveryInBackground();
+  std::vector<RunRecord> recoverySnapshot() const;  // the runs and, hidden, those set aside
 
   RunModel* m_runs;
   SessionHistory* m_history;
@@ -80,6 +86,11 @@ class Session : public QObject {
   std::vector<RunRecord> m_aside;  // runs set aside, oldest first
   QString m_recoveryFile;
   bool m_modified = false;
+  // Orders background writes of the recovery copy against its removal: a write that was
+  // requested before the work was saved never brings the copy back.
+  struct RecoveryGate;
+  std::shared_ptr<RecoveryGate> m_gate;
+  LatestRequest m_recoveryWrite;
 };
 
 }  // namespace epsilon::ui

@@ -19,10 +19,10 @@
 #include <QVBoxLayout>
 #include <cmath>
 #include <optional>
+#include <utility>
 
 #include "base/io/number_format.h"
 #include "base/io/privacy_preview.h"
-#include "base/session/dataset_store.h"
 #include "core/common/errors.h"
 #include "core/data/registry.h"
 #include "ui/widgets/control_values.h"
@@ -206,6 +206,7 @@ void ExperimentPanel::applyTargetEpsilon() {
     m_calibration.cancel();
     m_targetNote->clear();
     m_targetNote->setVisible(false);
+    runAfterCalibration();  // σ is the user's own again: a waiting run goes ahead with it
     return;
   }
   // In the background (a PLD calibration takes about a second): the newest target wins, and
@@ -213,18 +214,21 @@ void ExperimentPanel::applyTargetEpsilon() {
   const train::ExperimentConfig c = config();
   const train::RunPlanInput input{n, std::max<long long>(1, m_parameterCount)};
   const double target = m_targetEpsilon->value();
-  m_calibration.start<TargetCalibration>(
-      JobKind::Calibration, this,
-      [c, input, target] { return calibrateForTarget(c, input, target); },
-      [this, c](const TargetCalibration& result) { showCalibration(c, result); });
+  m_calibration.request(this, c, input, target, [this, c](const TargetCalibration& result) {
+    showCalibration(c, result);
+    runAfterCalibration();
+  });
 }
 
-void ExperimentPanel::settleCalibration() {
-  if (!m_calibration.busy()) return;
-  m_calibration.cancel();
-  const train::ExperimentConfig c = config();
-  showCalibration(c, calibrateForTarget(c, {trainSize(), std::max<long long>(1, m_parameterCount)},
-                                        m_targetEpsilon->value()));
+void ExperimentPanel::whenCalibrated(std::function<void()> then) {
+  m_afterCalibration = std::move(then);
+  if (!m_calibration.busy()) runAfterCalibration();
+}
+
+void ExperimentPanel::runAfterCalibration() {
+  if (!m_afterCalibration) return;
+  const std::function<void()> then = std::exchange(m_afterCalibration, {});
+  then();
 }
 
 void ExperimentPanel::showCalibration(const train::ExperimentConfig& c,
@@ -343,18 +347,6 @@ void ExperimentPanel::revealInScrollArea(QWidget* control) {
     }
 }
 
-QString ExperimentPanel::addDataFolder(const QString& path) {
-  const QString clean = QDir::cleanPath(path);
-  if (selectDataset(clean)) return {};
-  try {
-    // Loading checks every header against the files; the sizes shown come from the data.
-    addLoadedDataset(clean, DatasetStore::instance().load(clean.toStdString()));
-    return {};
-  } catch (const std::exception& e) {
-    return QString::fromUtf8(e.what());
-  }
-}
-
 void ExperimentPanel::resetToDefaults() {
   setConfig(openingConfig());
 }
@@ -367,6 +359,12 @@ bool ExperimentPanel::selectDataset(const QString& name) {
 
 void ExperimentPanel::addLoadedDataset(const QString& path,
                                        const std::shared_ptr<const data::Dataset>& dataset) {
+  if (m_configAwaitingFolder && m_configAwaitingFolder->dataset.name == path.toStdString()) {
+    const train::ExperimentConfig waiting = *std::exchange(m_configAwaitingFolder, std::nullopt);
+    addLoadedDataset(path, dataset);
+    setConfig(waiting);
+    return;
+  }
   if (selectDataset(path)) return;
   data::DatasetInfo info;
   info.name = path.toStdString();

@@ -7,12 +7,14 @@
 #pragma once
 
 #include <QWidget>
+#include <functional>
 #include <map>
 #include <optional>
 #include <vector>
 
 #include "base/io/privacy_preview.h"
 #include "base/jobs/job_service.h"
+#include "base/session/target_calibrator.h"
 #include "core/data/dataset_info.h"
 #include "core/train/experiment_config.h"
 
@@ -40,9 +42,11 @@ class ExperimentPanel : public QWidget {
   // controls hold as they show it: nothing the panel has no control for is lost.
   train::ExperimentConfig config() const;
   // Loads a config into the controls (e.g. "Load into panel" of a run) and keeps it, so
-  // config() gives it back unchanged until a control is changed. A data set name not in the
-  // list is added if it loads; otherwise the message is returned. Never applies the data
-  // set's defaults (choosing a data set in the combo does, with an Undo beside it).
+  // config() gives it back unchanged until a control is changed; an error message if it
+  // cannot. A data folder not in the list that no run has loaded yet is asked for with
+  // dataFolderNeeded (the window loads it as a job) and the config follows when
+  // addLoadedDataset brings it. Never applies the data set's defaults (choosing a data set in
+  // the combo does, with an Undo beside it).
   QString setConfig(const train::ExperimentConfig& config);
 
   long long trainSize() const;
@@ -51,12 +55,8 @@ class ExperimentPanel : public QWidget {
   const data::DatasetInfo* currentDataset() const;
   QString runName() const;  // a short name for a run of this config ("σ 1.1 · C 1 · clip")
 
-  // Adds a folder holding MNIST-format IDX files or CIFAR-10 batches; returns an error
-  // message (naming the folder) or empty on success, and selects it.
-  // Loads on the calling thread (a config naming a folder); File › Open data folder loads it
-  // as a job and hands the result to addLoadedDataset.
-  QString addDataFolder(const QString& path);
-  // Adds a loaded folder's data set to the list (once) and selects it.
+  // Adds a loaded folder's data set to the list (once) and selects it; a config waiting for
+  // this folder (setConfig) is loaded then.
   void addLoadedDataset(const QString& path, const std::shared_ptr<const data::Dataset>& dataset);
   bool selectDataset(const QString& name);
   // Every setting back to the current data set's defaults (core/train/teaching_defaults.h).
@@ -99,9 +99,10 @@ class ExperimentPanel : public QWidget {
   QCheckBox* targetModeBox() const { return m_targetMode; }  // "Fix ε instead and calibrate σ"
   QLabel* targetNote() const { return m_targetNote; }
   bool isCalibrating() const { return m_calibration.busy(); }
-  // "Fix ε": when a calibration is still running, drops it and calibrates here and now, so
-  // config() has the target's σ (for a run started at once).
-  void settleCalibration();
+  // "Fix ε": calls `then` once config() holds the target's σ — at once when no calibration is
+  // running, else when the newest one comes back (the GUI thread never waits for it). A later
+  // call replaces an earlier `then` that has not run yet.
+  void whenCalibrated(std::function<void()> then);
 
  Q_SIGNALS:
   // Any parameter moved (also during a slider drag): the privacy readout follows it.
@@ -111,6 +112,7 @@ class ExperimentPanel : public QWidget {
   void runRequested();
   void datasetChanged();
   void openDataFolderRequested();
+  void dataFolderNeeded(const QString& path);  // setConfig named a folder not loaded yet
   void liveModeChanged(bool on);
 
  protected:
@@ -163,6 +165,7 @@ class ExperimentPanel : public QWidget {
   void refreshIssues();  // experiment_panel_checks.cpp
   QWidget* controlFor(const std::string& field) const;
   void applyTargetEpsilon();
+  void runAfterCalibration();
   void showCalibration(const train::ExperimentConfig& config, const TargetCalibration& result);
   void onChanged();
   void onCommitted();
@@ -215,7 +218,9 @@ class ExperimentPanel : public QWidget {
   QLabel* m_issues = nullptr;         // checkConfig's messages, above Run
   QList<QWidget*> m_flaggedControls;  // controls framed for an issue
   long long m_parameterCount = 0;
-  LatestRequest m_calibration;  // "Fix ε": σ₀ for the target, off the GUI thread
+  TargetCalibrator m_calibration;            // "Fix ε": σ₀ for the target, off the GUI thread
+  std::function<void()> m_afterCalibration;  // whenCalibrated()'s waiting continuation
+  std::optional<train::ExperimentConfig> m_configAwaitingFolder;  // setConfig's, see there
   QString m_modelProblem;
   bool m_loading = false;
   bool m_compact = false;

@@ -6,6 +6,7 @@
 // config loaded and read back is the same config, field for field.
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QPushButton>
@@ -13,8 +14,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/io/json_reader.h"
 #include "base/io/number_format.h"
 #include "base/io/privacy_preview.h"
+#include "base/session/dataset_store.h"
 #include "core/train/experiment_schema.h"
 #include "core/train/teaching_defaults.h"
 #include "ui/widgets/control_values.h"
@@ -62,17 +65,22 @@ QString ExperimentPanel::setConfig(const train::ExperimentConfig& c) {
 }
 
 QString ExperimentPanel::loadConfig(const train::ExperimentConfig& c) {
-  const QString name = QString::fromStdString(c.dataset.name);
-  m_loading = true;  // a data set chosen here is loaded, not chosen: no defaults applied
+  const QString name = QDir::cleanPath(QString::fromStdString(c.dataset.name));
+  m_configAwaitingFolder.reset();  // a newer config replaces one still waiting for its folder
   int index = datasetIndexByName(name);
   if (index < 0) {
-    const QString error = addDataFolder(name);
-    index = datasetIndexByName(name);
-    if (!error.isEmpty() || index < 0) {
-      m_loading = false;
-      return error;
+    if (const auto held = DatasetStore::instance().cached(name.toStdString())) {
+      addLoadedDataset(name, held);
+    } else {
+      m_configAwaitingFolder = c;
+      m_configAwaitingFolder->dataset.name = name.toStdString();
+      Q_EMIT dataFolderNeeded(name);  // loaded as a job; addLoadedDataset brings `c` back
+      return {};
     }
+    index = datasetIndexByName(name);
+    if (index < 0) return tr("dataset.name: %1 is not a data set").arg(clipped(name));
   }
+  m_loading = true;  // a data set chosen here is loaded, not chosen: no defaults applied
   m_dataset->setCurrentIndex(index);
   loadModelGroup(c);
   loadPrivatizer(c.privacy);

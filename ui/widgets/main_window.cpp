@@ -92,8 +92,7 @@ MainWindow::MainWindow(Options options, QWidget* parent)
   m_session->resetPanelConfig(m_panel->config());
   m_session->setRecoveryFile(m_options.recoveryFile);
   connect(m_session, &Session::modifiedChanged, this, &MainWindow::updateTitle);
-  connect(&DatasetStore::instance(), &DatasetStore::loaded, this, &MainWindow::onFolderLoaded);
-  connect(&DatasetStore::instance(), &DatasetStore::failed, this, &MainWindow::onFolderFailed);
+  connectDataFolders();
   connect(m_session, &Session::recoveryFailed, this, [this](const QString& message) {
     statusBar()->showMessage(tr("Autosave failed: %1").arg(message), 10000);
   });

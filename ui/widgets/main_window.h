@@ -75,6 +75,8 @@ class MainWindow : public QMainWindow {
   QString lastError() const { return m_lastError; }
 
   // The actions, without dialogs (tests and scripts call these).
+  // The new run's id; 0 when it did not start — refused with a message, or waiting for "Fix ε"'s
+  // calibration, after which it starts by itself.
   int startRun(bool live = false);
   // Starts every point of a sweep as a run; progress for the whole sweep shows in the status bar.
   QList<int> startSweep(const std::vector<train::SweepPoint>& points);
@@ -152,6 +154,7 @@ class MainWindow : public QMainWindow {
   bool settleUnsavedWork();
   void offerRecovery();
   void showGradientNorms(int runId);  // the run's last lot, if the controller holds one
+  void connectDataFolders();
   void onFolderLoaded(const QString& name, const std::shared_ptr<const data::Dataset>& dataset);
   void onFolderFailed(const QString& name, const QString& message);
 

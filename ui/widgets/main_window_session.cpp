@@ -235,6 +235,14 @@ QString MainWindow::exportHistoryTo(const QString& path) {
   return {};
 }
 
+void MainWindow::connectDataFolders() {
+  connect(&DatasetStore::instance(), &DatasetStore::loaded, this, &MainWindow::onFolderLoaded);
+  connect(&DatasetStore::instance(), &DatasetStore::failed, this, &MainWindow::onFolderFailed);
+  // A run's settings that name a folder not loaded yet ("Load into panel", undo): the same
+  // job as File › Open data folder; the panel takes the settings when the folder arrives.
+  connect(m_panel, &ExperimentPanel::dataFolderNeeded, this, &MainWindow::openDataFolder);
+}
+
 void MainWindow::openDataFolder(const QString& path) {
   // Loaded as a job (a CIFAR-10 folder takes seconds): the window stays live, and the folder
   // joins the data-set list when it arrives, or a message names what is wrong with it.

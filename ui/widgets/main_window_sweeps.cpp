@@ -27,7 +27,11 @@ int MainWindow::startRun(bool live) {
     showError(tr("Cannot start the run"), m_panel->modelProblem());
     return 0;
   }
-  m_panel->settleCalibration();  // a run never starts with the σ of a superseded target
+  if (m_panel->isCalibrating()) {  // a run never starts with the σ of a superseded target
+    statusBar()->showMessage(tr("The run starts as soon as σ is calibrated for the target ε…"));
+    m_panel->whenCalibrated([this, live] { startRun(live); });
+    return 0;
+  }
   const train::ExperimentConfig config = m_panel->config();
   // What the panel shows at its controls (Run is disabled then; Ctrl+R and scripts land here).
   const auto issues = train::checkConfig(config, m_panel->trainSize());

@@ -205,6 +205,24 @@ class TestSession : public QObject {
     QVERIFY(QFile::exists(recovery));
   }
 
+  void aSaveOvertakesABackgroundRecoveryWrite() {
+    QTemporaryDir dir;
+    const QString recovery = dir.filePath(QStringLiteral("recovery.json"));
+    Session session;
+    session.setRecoveryFile(recovery, 0);
+    for (int i = 0; i < 50; ++i) session.runs()->addRun(runWithSigma(1.0 + i / 100.0));
+    // The autosave's job is requested on the next turn of the event loop; the work is saved
+    // right after, while that job is queued or writing.
+    QTRY_VERIFY(JobService::instance().jobs().size() > 0 || QFile::exists(recovery));
+    session.setSaved();
+    JobService::instance().waitForIdle();
+    QCoreApplication::processEvents();
+    QVERIFY(!QFile::exists(recovery));          // the copy never comes back after a save
+    session.runs()->addRun(runWithSigma(4.0));  // new work is copied again, in the background
+    QTRY_VERIFY(QFile::exists(recovery));
+    QCOMPARE(loadSession(recovery).size(), std::size_t{51});
+  }
+
   void aRecoveryCopyThatCannotBeWrittenSaysSo() {
     Session session;
     session.setRecoveryFile(QStringLiteral("/proc/no-such-dir/recovery.json"), 10);

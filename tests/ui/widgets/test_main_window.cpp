@@ -26,6 +26,7 @@
 #include "base/session/run_model.h"
 #include "core/privacy/dp_event.h"
 #include "core/privacy/rdp_accountant.h"
+#include "tests/core/data/data_test_util.h"
 #include "ui/widgets/chart_panel.h"
 #include "ui/widgets/decision_boundary_view.h"
 #include "ui/widgets/experiment_panel.h"
@@ -251,6 +252,28 @@ class TestMainWindow : public QObject {
     QVERIFY2(eps <= 2.0 && eps > 1.9, qPrintable(QString::number(eps)));
   }
 
+  void aRunStartedWhileCalibratingWaitsForTheNewSigma() {
+    MainWindow w(testOptions());
+    selectDataset(w, QStringLiteral("circle"));
+    w.experimentPanel()->epochsSlider()->setValue(2);
+    train::ExperimentConfig pld = w.experimentPanel()->config();
+    pld.privacy.accountant = privacy::AccountantKind::Pld;  // a calibration that takes a while
+    QVERIFY(w.experimentPanel()->setConfig(pld).isEmpty());
+    const double before = w.experimentPanel()->config().privacy.noise.initial;
+    for (QCheckBox* box : w.experimentPanel()->findChildren<QCheckBox*>())
+      if (box->text().startsWith(QStringLiteral("Fix ε"))) box->setChecked(true);
+    w.experimentPanel()->targetEpsilonSlider()->setValue(1.5);
+    QVERIFY(w.experimentPanel()->isCalibrating());
+    QCOMPARE(w.startRun(), 0);  // not started yet: it waits for σ
+    QTRY_COMPARE_WITH_TIMEOUT(w.runModel()->rowCount(), 1, 10000);
+    QVERIFY(!w.experimentPanel()->isCalibrating());
+    const RunRecord* run = w.runModel()->run(w.runModel()->idAt(0));
+    QCOMPARE(run->config.privacy.noise.initial,
+             w.experimentPanel()->config().privacy.noise.initial);
+    QVERIFY(run->config.privacy.noise.initial != before);  // the calibrated σ, not the panel's
+    w.controller()->cancelAll();
+  }
+
   void imageSetsShowPredictions() {
     MainWindow w(testOptions());
     selectDataset(w, QStringLiteral("uci-digits"));
@@ -323,6 +346,31 @@ class TestMainWindow : public QObject {
       menuListsPresets |=
           a->text() == QStringLiteral("&Presets") && a->menu()->actions().size() >= 10;
     QVERIFY(menuListsPresets);
+  }
+
+  void aRunFromAFolderNotLoadedYetLoadsItAsAJob() {
+    namespace dt = data::testing;
+    QTemporaryDir dir;
+    const std::filesystem::path folder = dir.path().toStdString();
+    std::vector<int> labels;
+    for (int i = 0; i < 20; ++i) labels.push_back(i % 10);
+    dt::writeFile(folder / "train-images-idx3-ubyte", dt::idxImages(20, 3, 4));
+    dt::writeFile(folder / "train-labels-idx1-ubyte", dt::idxLabels(labels));
+    dt::writeFile(folder / "t10k-images-idx3-ubyte", dt::idxImages(2, 3, 4));
+    dt::writeFile(folder / "t10k-labels-idx1-ubyte", dt::idxLabels({3, 4}));
+    MainWindow w(testOptions());
+    train::ExperimentConfig c = w.experimentPanel()->config();
+    c.dataset.name = dir.path().toStdString();
+    c.privacy.noise.initial = 2.5;
+    QSignalSpy opened(&w, &MainWindow::dataFolderOpened);
+    // "Load into panel" of a run trained on that folder: returns at once, the folder loads as
+    // a job, and the settings follow it.
+    QVERIFY(w.experimentPanel()->setConfig(c).isEmpty());
+    QVERIFY(w.experimentPanel()->config().dataset.name != c.dataset.name);
+    QTRY_COMPARE(opened.count(), 1);
+    QCOMPARE(opened.at(0).at(1).toString(), QString());
+    QCOMPARE(w.experimentPanel()->config().dataset.name, c.dataset.name);
+    QCOMPARE(w.experimentPanel()->config().privacy.noise.initial, 2.5);
   }
 
   void badDataFolderKeepsState() {

@@ -1,0 +1,16 @@
+#include "base/session/target_calibrator.h"
+
+#include <utility>
+
+namespace epsilon::ui {
+
+void TargetCalibrator::request(QObject* receiver, const train::ExperimentConfig& config,
+                               const train::RunPlanInput& input, double targetEpsilon,
+                               std::function<void(const TargetCalibration&)> done) {
+  m_latest.start<TargetCalibration>(
+      JobKind::Calibration, receiver,
+      [config, input, targetEpsilon] { return calibrateForTarget(config, input, targetEpsilon); },
+      std::move(done));
+}
+
+}  // namespace epsilon::ui
