@@ -25,6 +25,7 @@
 #include "base/io/number_format.h"
 #include "base/session/run_model.h"
 #include "ui/charts/figure_chart.h"
+#include "ui/widgets/attack_choice.h"
 #include "ui/widgets/attack_controller.h"
 #include "ui/widgets/attack_summary.h"
 
@@ -89,15 +90,10 @@ QWidget* AttackView::buildSidePanel() {
          "(few false accusations) lives; linear axes show the whole curve"));
   m_logAxes->setChecked(true);
   connect(m_logAxes, &QCheckBox::toggled, this, &AttackView::refreshNow);
-  m_compute = new QPushButton(tr("Compute attack"), side);
-  m_compute->setToolTip(
-      tr("Run the loss-threshold attack on the shown runs that have no result yet "
-         "(needs the run's trained model, kept for runs trained in this session)"));
-  connect(m_compute, &QPushButton::clicked, this, &AttackView::computeMissing);
-  auto* top = new QHBoxLayout;
-  top->addWidget(m_logAxes);
-  top->addWidget(m_compute);
-  column->addLayout(top);
+  column->addWidget(m_logAxes);
+  m_choice = new AttackChoice(m_model, m_controller, side);
+  connect(m_choice, &AttackChoice::lossRequested, this, &AttackView::computeMissing);
+  column->addWidget(m_choice);
 
   m_summary = new QLabel(side);
   m_summary->setObjectName(QStringLiteral("attackSummary"));
@@ -260,7 +256,8 @@ void AttackView::scheduleRefresh() {
 QString AttackView::missingReason(int runId) const {
   if (m_controller->attackPending(runId)) return tr("computing…");
   QString why;
-  if (m_controller->canAttack(runId, &why)) return tr("not computed yet (\"Compute attack\")");
+  if (m_controller->canAttack(runId, &why))
+    return tr("not computed yet (\"Start attack\" with the loss threshold)");
   return why;
 }
 
@@ -276,7 +273,13 @@ void AttackView::refreshNow() {
     // The legend names each run once: runs that share a name get their id.
     const QString name =
         nameCount[run.name] > 1 ? tr("%1 (#%2)").arg(run.name).arg(run.id) : run.name;
-    if (run.attack) curves.push_back({name, run.color, run.attack->roc, run.attack->bound});
+    // With LiRA beside it, the loss threshold is dashed and LiRA solid, in the run's colour.
+    if (run.attack) {
+      curves.push_back({run.lira ? tr("loss threshold: %1").arg(name) : name, run.color,
+                        run.attack->roc, run.attack->bound,
+                        run.lira ? FigureLine::Dashed : FigureLine::Solid});
+    }
+    if (run.lira) curves.push_back({tr("LiRA: %1").arg(name), run.color, run.lira->attack.roc, {}});
     rows.push_back({&run, name, run.attack ? QString() : missingReason(id)});
   }
   m_figure =
@@ -293,10 +296,16 @@ void AttackView::refreshNow() {
     axis->setTitleFont(font);
   }
   hideLegend();
+  const bool anyLira = std::any_of(ids.begin(), ids.end(),
+                                   [this](int id) { return m_model->run(id)->lira.has_value(); });
   const QString key =
-      tr("<p style=\"margin-top:0; margin-bottom:2px\"><small>Thin: the loss-threshold "
-         "attack's ROC (Yeom et al. 2018) · bold: the run's accountant bound, which no attack "
-         "crosses · dashed: chance</small></p>");
+      anyLira ? tr("<p style=\"margin-top:0; margin-bottom:2px\"><small>Thin solid: LiRA's ROC "
+                   "(Carlini et al. 2022) · thin dashed: the loss-threshold attack's (Yeom et al. "
+                   "2018) · bold: the run's accountant bound, which no attack crosses · grey "
+                   "dashed: chance</small></p>")
+              : tr("<p style=\"margin-top:0; margin-bottom:2px\"><small>Thin: the "
+                   "loss-threshold attack's ROC (Yeom et al. 2018) · bold: the run's accountant "
+                   "bound, which no attack crosses · dashed: chance</small></p>");
   m_summary->setText(rows.empty() ? tr("No runs yet: train one, then its attack appears here.")
                                   : key + attackSummaryHtml(rows));
   updateButtons();
@@ -320,7 +329,7 @@ void AttackView::updateButtons() {
   bool missing = false;
   for (int id : ids)
     missing = missing || (!m_model->run(id)->attack && m_controller->canAttack(id));
-  m_compute->setEnabled(missing);
+  m_choice->setTargets(ids.isEmpty() ? 0 : ids.first(), missing);
   const bool auditing = m_controller->auditedRun() != 0;
   const RunRecord* target = ids.isEmpty() ? nullptr : m_model->run(ids.first());
   followCanaryDefault();
@@ -340,6 +349,10 @@ void AttackView::updateButtons() {
                    .arg(m_canaries->value())
                    .arg(duration)
              : tr("Select a run first"));
+}
+
+QPushButton* AttackView::computeButton() const {
+  return m_choice->startButton();
 }
 
 void AttackView::computeMissing() {
