@@ -36,24 +36,12 @@ AttackChoice::AttackChoice(RunModel* model, AttackController* controller, QWidge
   m_kind->setObjectName(QStringLiteral("attackKind"));
   m_kind->addItem(tr("Loss threshold (instant)"));
   m_kind->addItem(QString());
-  m_kind->setToolTip(
-      tr("Loss threshold (Yeom et al. 2018): a member is an example the model fits well; "
-         "instant, and weak at low false-positive rates. LiRA (Carlini et al. 2022): trains "
-         "shadow models like the run, each on half of the candidates, and tests how each "
-         "example's confidence compares with it IN and OUT of training: the strongest attack."));
   // Below 2 shadows no candidate is both IN and OUT of some shadow; the limit is core's.
   m_shadows->setRange(2, audit::kMaxShadows);
   m_shadows->setValue(kDefaultShadows);
   m_shadows->setSuffix(tr(" shadows"));
   m_shadows->setObjectName(QStringLiteral("liraShadows"));
-  m_shadows->setToolTip(
-      tr("LiRA's shadow models, %1 to %2: each trains this run's configuration again, so each "
-         "costs about as long as the run itself. More shadows fit each example's IN and OUT "
-         "behaviour better; 16 already find members at 0.1% false positives, 64 or more let "
-         "each example have its own variance. Shadows are kept and reused for the next run of "
-         "the same configuration.")
-          .arg(2)
-          .arg(audit::kMaxShadows));
+  explainControls();
   m_cancel->setToolTip(tr("Stop LiRA's shadows; the run keeps what it had"));
   m_note->setObjectName(QStringLiteral("liraNote"));
   m_note->setWordWrap(true);
@@ -86,6 +74,22 @@ AttackChoice::AttackChoice(RunModel* model, AttackController* controller, QWidge
     setStatus(m_status->text() + QLatin1Char(' ') + tr("(kept shadows: %1)").arg(warning));
   });
   updateControls();
+}
+
+void AttackChoice::explainControls() {
+  m_kind->setToolTip(
+      tr("Loss threshold (Yeom et al. 2018): a member is an example the model fits well; "
+         "instant, and weak at low false-positive rates. LiRA (Carlini et al. 2022): trains "
+         "shadow models like the run, each on half of the candidates, and tests how each "
+         "example's confidence compares with it IN and OUT of training: the strongest attack."));
+  m_shadows->setToolTip(
+      tr("LiRA's shadow models, %1 to %2: each trains this run's configuration again, so each "
+         "costs about as long as the run itself. More shadows fit each example's IN and OUT "
+         "behaviour better; below 64 the examples share one variance (Carlini et al. 2022 "
+         "recommend it for few shadows). Shadows are kept and reused for the next run of the "
+         "same configuration.")
+          .arg(2)
+          .arg(audit::kMaxShadows));
 }
 
 void AttackChoice::setTargets(int liraTarget, bool lossMissing) {

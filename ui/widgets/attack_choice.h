@@ -39,6 +39,7 @@ class AttackChoice : public QWidget {
   void lossRequested();  // Start with the loss threshold chosen
 
  private:
+  void explainControls();  // the tooltips
   void start();
   void updateControls();
   void onProgress(int runId, double fraction, const QString& message);
