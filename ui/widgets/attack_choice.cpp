@@ -3,7 +3,6 @@
 #include <QComboBox>
 #include <QGridLayout>
 #include <QLabel>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -12,6 +11,7 @@
 #include "base/session/run_model.h"
 #include "core/audit/lira.h"
 #include "ui/widgets/attack_controller.h"
+#include "ui/widgets/job_progress_line.h"
 
 namespace epsilon::ui {
 
@@ -31,8 +31,7 @@ AttackChoice::AttackChoice(RunModel* model, AttackController* controller, QWidge
       m_start(new QPushButton(tr("Start attack"), this)),
       m_cancel(new QPushButton(tr("Cancel"), this)),
       m_note(new QLabel(this)),
-      m_progress(new QProgressBar(this)),
-      m_status(new QLabel(this)) {
+      m_line(new JobProgressLine(this)) {
   m_kind->setObjectName(QStringLiteral("attackKind"));
   m_kind->addItem(tr("Loss threshold (instant)"));
   m_kind->addItem(QString());
@@ -45,10 +44,6 @@ AttackChoice::AttackChoice(RunModel* model, AttackController* controller, QWidge
   m_cancel->setToolTip(tr("Stop LiRA's shadows; the run keeps what it had"));
   m_note->setObjectName(QStringLiteral("liraNote"));
   m_note->setWordWrap(true);
-  m_progress->setRange(0, 100);
-  m_progress->hide();
-  m_status->setWordWrap(true);
-  m_status->hide();
   auto* row = new QGridLayout;
   row->setContentsMargins(0, 0, 0, 0);
   row->addWidget(m_kind, 0, 0);
@@ -59,8 +54,7 @@ AttackChoice::AttackChoice(RunModel* model, AttackController* controller, QWidge
   column->setContentsMargins(0, 0, 0, 0);
   column->addLayout(row);
   column->addWidget(m_note);
-  column->addWidget(m_progress);
-  column->addWidget(m_status);
+  column->addWidget(m_line);
 
   connect(m_kind, &QComboBox::currentIndexChanged, this, &AttackChoice::updateControls);
   connect(m_shadows, &QSpinBox::valueChanged, this, &AttackChoice::updateControls);
@@ -71,7 +65,7 @@ AttackChoice::AttackChoice(RunModel* model, AttackController* controller, QWidge
   connect(m_controller, &AttackController::liraFinished, this,
           [this](int runId) { onEnded(runId, {}); });
   connect(m_controller, &AttackController::liraWarning, this, [this](int, const QString& warning) {
-    setStatus(m_status->text() + QLatin1Char(' ') + tr("(kept shadows: %1)").arg(warning));
+    m_line->setText(m_line->text() + QLatin1Char(' ') + tr("(kept shadows: %1)").arg(warning));
   });
   updateControls();
 }
@@ -111,7 +105,7 @@ QString AttackChoice::noteText() const {
 }
 
 QString AttackChoice::statusText() const {
-  return m_status->text();
+  return m_line->text();
 }
 
 void AttackChoice::updateControls() {
@@ -158,43 +152,34 @@ void AttackChoice::start() {
   options.shadows = m_shadows->value();
   QString why;
   if (!m_controller->startLira(m_target, options, &why)) {
-    setStatus(tr("Cannot start LiRA: %1").arg(why));
+    m_line->setText(tr("Cannot start LiRA: %1").arg(why));
     return;
   }
-  m_progress->setValue(0);
-  m_progress->show();
-  setStatus(tr("LiRA on %1: starting the shadows…").arg(m_model->run(m_target)->name));
+  m_line->started(tr("LiRA on %1: starting the shadows…").arg(m_model->run(m_target)->name));
   updateControls();
 }
 
 void AttackChoice::onProgress(int runId, double fraction, const QString& message) {
   const RunRecord* run = m_model->run(runId);
-  m_progress->setValue(static_cast<int>(fraction * 100.0));
-  setStatus(tr("LiRA on %1: %2").arg(run ? run->name : QString(), message));
+  m_line->progressed(fraction, tr("LiRA on %1: %2").arg(run ? run->name : QString(), message));
 }
 
 void AttackChoice::onEnded(int runId, const QString& message) {
   const RunRecord* run = m_model->run(runId);
-  m_progress->hide();
   if (message.isEmpty() && run && run->lira) {
     const LiraRecord& lira = *run->lira;
-    setStatus(lira.reusedShadows == lira.shadows
-                  ? tr("LiRA on %1 done, with the %2 shadows kept from before (none trained)")
-                        .arg(run->name)
-                        .arg(lira.shadows)
-                  : tr("LiRA on %1 done: %2 shadows trained, %3 reused")
-                        .arg(run->name)
-                        .arg(lira.shadows - lira.reusedShadows)
-                        .arg(lira.reusedShadows));
+    m_line->ended(lira.reusedShadows == lira.shadows
+                      ? tr("LiRA on %1 done, with the %2 shadows kept from before (none trained)")
+                            .arg(run->name)
+                            .arg(lira.shadows)
+                      : tr("LiRA on %1 done: %2 shadows trained, %3 reused")
+                            .arg(run->name)
+                            .arg(lira.shadows - lira.reusedShadows)
+                            .arg(lira.reusedShadows));
   } else {
-    setStatus(tr("LiRA stopped: %1").arg(message));
+    m_line->ended(tr("LiRA stopped: %1").arg(message));
   }
   updateControls();
-}
-
-void AttackChoice::setStatus(const QString& text) {
-  m_status->setText(text);
-  m_status->setVisible(!text.isEmpty());
 }
 
 }  // namespace epsilon::ui

@@ -8,13 +8,13 @@
 
 class QComboBox;
 class QLabel;
-class QProgressBar;
 class QPushButton;
 class QSpinBox;
 
 namespace epsilon::ui {
 
 class AttackController;
+class JobProgressLine;
 class RunModel;
 
 class AttackChoice : public QWidget {
@@ -44,7 +44,6 @@ class AttackChoice : public QWidget {
   void updateControls();
   void onProgress(int runId, double fraction, const QString& message);
   void onEnded(int runId, const QString& message);
-  void setStatus(const QString& text);
 
   RunModel* m_model;
   AttackController* m_controller;
@@ -55,8 +54,7 @@ class AttackChoice : public QWidget {
   QPushButton* m_start;
   QPushButton* m_cancel;
   QLabel* m_note;
-  QProgressBar* m_progress;
-  QLabel* m_status;
+  JobProgressLine* m_line;
 };
 
 }  // namespace epsilon::ui

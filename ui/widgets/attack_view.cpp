@@ -28,6 +28,7 @@
 #include "ui/widgets/attack_choice.h"
 #include "ui/widgets/attack_controller.h"
 #include "ui/widgets/attack_summary.h"
+#include "ui/widgets/job_progress_line.h"
 
 namespace epsilon::ui {
 
@@ -69,7 +70,7 @@ AttackView::AttackView(RunModel* model, AttackController* controller, QWidget* p
   connect(m_controller, &AttackController::attackFailed, this,
           [this](int runId, const QString& message) {
             const RunRecord* run = m_model->run(runId);
-            setStatus(
+            m_status->setText(
                 tr("Attack on %1 failed: %2").arg(run ? run->name : tr("a removed run"), message));
             scheduleRefresh();
           });
@@ -117,13 +118,7 @@ QWidget* AttackView::buildSidePanel() {
   m_canaryNote->setStyleSheet(QStringLiteral("color: #b00020;"));
   m_canaryNote->hide();
   column->addWidget(m_canaryNote);
-  m_progress = new QProgressBar(side);
-  m_progress->setRange(0, 100);
-  m_progress->hide();
-  m_status = new QLabel(side);
-  m_status->setWordWrap(true);
-  m_status->hide();
-  column->addWidget(m_progress);
+  m_status = new JobProgressLine(side);
   column->addWidget(m_status);
   return side;
 }
@@ -160,11 +155,6 @@ void AttackView::arrangeAuditControls(bool oneRow) {
   m_auditControls->addWidget(m_kind, 0, 1);
   m_auditControls->addWidget(m_audit, oneRow ? 0 : 1, oneRow ? 2 : 0);
   m_auditControls->addWidget(m_cancelAudit, oneRow ? 0 : 1, oneRow ? 3 : 1);
-}
-
-void AttackView::setStatus(const QString& text) {
-  m_status->setText(text);
-  m_status->setVisible(!text.isEmpty());
 }
 
 void AttackView::resizeEvent(QResizeEvent* event) {
@@ -369,29 +359,27 @@ void AttackView::startAudit() {
   options.kind = audit::parseCanaryKind(m_kind->currentData().toString().toStdString());
   QString why;
   if (!m_controller->startCanaryAudit(ids.first(), options, &why)) {
-    setStatus(tr("Cannot start the audit: %1").arg(why));
+    m_status->setText(tr("Cannot start the audit: %1").arg(why));
     return;
   }
-  m_progress->setValue(0);
-  m_progress->show();
-  setStatus(tr("Auditing %1: preparing the canaries…").arg(m_model->run(ids.first())->name));
+  m_status->started(
+      tr("Auditing %1: preparing the canaries…").arg(m_model->run(ids.first())->name));
   updateButtons();
 }
 
 void AttackView::onAuditProgress(int runId, double fraction, const QString& message) {
   const RunRecord* run = m_model->run(runId);
-  m_progress->setValue(static_cast<int>(fraction * 100.0));
-  setStatus(tr("Auditing %1: %2").arg(run ? run->name : QString(), message));
+  m_status->progressed(fraction, tr("Auditing %1: %2").arg(run ? run->name : QString(), message));
 }
 
 void AttackView::onAuditEnded(int runId, const QString& message) {
   const RunRecord* run = m_model->run(runId);
-  m_progress->hide();
   if (message.isEmpty() && run && run->canaryAudit)
-    setStatus(tr("Audit of %1 done: ε̂ ≥ %2")
-                  .arg(run->name, QString::number(run->canaryAudit->epsilonLowerBound, 'f', 2)));
+    m_status->ended(
+        tr("Audit of %1 done: ε̂ ≥ %2")
+            .arg(run->name, QString::number(run->canaryAudit->epsilonLowerBound, 'f', 2)));
   else
-    setStatus(tr("Audit stopped: %1").arg(message));
+    m_status->ended(tr("Audit stopped: %1").arg(message));
   updateButtons();
   scheduleRefresh();
 }

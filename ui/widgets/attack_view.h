@@ -32,6 +32,7 @@ namespace epsilon::ui {
 
 class AttackChoice;
 class AttackController;
+class JobProgressLine;
 class RunModel;
 
 class AttackView : public QWidget {
@@ -70,7 +71,6 @@ class AttackView : public QWidget {
   QWidget* buildSidePanel();
   void buildAuditControls(QWidget* side);
   void arrangeAuditControls(bool oneRow);
-  void setStatus(const QString& text);
   void scheduleRefresh();
   void hideLegend();
   void computeMissing();
@@ -96,8 +96,7 @@ class AttackView : public QWidget {
   QSpinBox* m_canaries = nullptr;
   QComboBox* m_kind = nullptr;
   QGridLayout* m_auditControls = nullptr;
-  QProgressBar* m_progress = nullptr;
-  QLabel* m_status = nullptr;
+  JobProgressLine* m_status = nullptr;
   QTimer* m_refreshTimer;
   QLabel* m_canaryNote = nullptr;
   TrainingSetSize m_trainingSetSize;
