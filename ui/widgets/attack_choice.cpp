@@ -1,8 +1,7 @@
 #include "ui/widgets/attack_choice.h"
 
 #include <QComboBox>
-#include <QGridLayout>
-#include <QLabel>
+#include <QHBoxLayout>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -19,7 +18,6 @@ namespace {
 constexpr int kLossIndex = 0;
 constexpr int kLiraIndex = 1;
 constexpr int kDefaultShadows = 16;
-const char* const kProblemStyle = "color: #b00020;";
 }  // namespace
 
 AttackChoice::AttackChoice(RunModel* model, AttackController* controller, QWidget* parent)
@@ -30,11 +28,13 @@ AttackChoice::AttackChoice(RunModel* model, AttackController* controller, QWidge
       m_shadows(new QSpinBox(this)),
       m_start(new QPushButton(tr("Start attack"), this)),
       m_cancel(new QPushButton(tr("Cancel"), this)),
-      m_note(new QLabel(this)),
       m_line(new JobProgressLine(this)) {
   m_kind->setObjectName(QStringLiteral("attackKind"));
   m_kind->addItem(tr("Loss threshold (instant)"));
   m_kind->addItem(QString());
+  // The LiRA item's text grows with N; the box stays narrow enough for a 1024-pixel screen.
+  m_kind->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  m_kind->setMinimumContentsLength(14);
   // Below 2 shadows no candidate is both IN and OUT of some shadow; the limit is core's.
   m_shadows->setRange(2, audit::kMaxShadows);
   m_shadows->setValue(kDefaultShadows);
@@ -42,18 +42,17 @@ AttackChoice::AttackChoice(RunModel* model, AttackController* controller, QWidge
   m_shadows->setObjectName(QStringLiteral("liraShadows"));
   explainControls();
   m_cancel->setToolTip(tr("Stop LiRA's shadows; the run keeps what it had"));
-  m_note->setObjectName(QStringLiteral("liraNote"));
-  m_note->setWordWrap(true);
-  auto* row = new QGridLayout;
+  // One row (the shadow count and Cancel only for LiRA), so the tab's minimum height stays
+  // what a 720-pixel projector allows; the cost or the problem goes in the tab's scrolled text.
+  auto* row = new QHBoxLayout;
   row->setContentsMargins(0, 0, 0, 0);
-  row->addWidget(m_kind, 0, 0);
-  row->addWidget(m_shadows, 0, 1);
-  row->addWidget(m_start, 1, 0);
-  row->addWidget(m_cancel, 1, 1);
+  row->addWidget(m_kind, 1);
+  row->addWidget(m_shadows);
+  row->addWidget(m_start);
+  row->addWidget(m_cancel);
   auto* column = new QVBoxLayout(this);
   column->setContentsMargins(0, 0, 0, 0);
   column->addLayout(row);
-  column->addWidget(m_note);
   column->addWidget(m_line);
 
   connect(m_kind, &QComboBox::currentIndexChanged, this, &AttackChoice::updateControls);
@@ -101,7 +100,20 @@ bool AttackChoice::liraChosen() const {
 }
 
 QString AttackChoice::noteText() const {
-  return m_note->text();
+  return m_note;
+}
+
+QString AttackChoice::noteHtml() const {
+  if (m_note.isEmpty()) return {};
+  return QStringLiteral("<p style=\"margin-top:0; margin-bottom:2px%1\">%2</p>")
+      .arg(m_noteIsProblem ? QStringLiteral("; color:#b00020") : QString(), m_note.toHtmlEscaped());
+}
+
+void AttackChoice::setNote(const QString& note, bool problem) {
+  if (note == m_note && problem == m_noteIsProblem) return;
+  m_note = note;
+  m_noteIsProblem = problem;
+  Q_EMIT noteChanged();
 }
 
 QString AttackChoice::statusText() const {
@@ -112,11 +124,11 @@ void AttackChoice::updateControls() {
   m_kind->setItemText(kLiraIndex, tr("LiRA (%1 shadow runs)").arg(m_shadows->value()));
   const bool lira = liraChosen();
   const bool running = m_controller->liraRun() != 0;
-  m_shadows->setEnabled(lira);
+  m_shadows->setVisible(lira);
+  m_cancel->setVisible(lira);
   m_cancel->setEnabled(running);
   if (!lira) {
-    m_note->clear();
-    m_note->hide();
+    setNote({}, false);
     m_start->setEnabled(m_lossMissing);
     m_start->setToolTip(
         tr("Run the loss-threshold attack on the shown runs that have no result yet (needs the "
@@ -132,9 +144,7 @@ void AttackChoice::updateControls() {
   const QString note = !problem.isEmpty() ? problem
                        : run              ? liraCostText(m_shadows->value(), run->elapsedSeconds)
                                           : QString();
-  m_note->setText(note);
-  m_note->setStyleSheet(problem.isEmpty() ? QString() : QString::fromLatin1(kProblemStyle));
-  m_note->setVisible(!note.isEmpty());
+  setNote(note, !problem.isEmpty());
   m_start->setEnabled(!running && problem.isEmpty() && run);
   m_start->setToolTip(run ? tr("Train %1 shadow models of %2 in the background, then attack it "
                                "with LiRA")

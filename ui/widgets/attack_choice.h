@@ -7,7 +7,6 @@
 #include <QWidget>
 
 class QComboBox;
-class QLabel;
 class QPushButton;
 class QSpinBox;
 
@@ -31,15 +30,19 @@ class AttackChoice : public QWidget {
   QSpinBox* shadowCount() const { return m_shadows; }
   QPushButton* startButton() const { return m_start; }
   QPushButton* cancelButton() const { return m_cancel; }
-  // The cost estimate, or why LiRA cannot start (naming the control), as shown under the row.
+  // The cost estimate, or why LiRA cannot start (naming the control); the tab shows it above
+  // its numbers (noteHtml, red for a problem).
   QString noteText() const;
+  QString noteHtml() const;
   QString statusText() const;
 
  Q_SIGNALS:
   void lossRequested();  // Start with the loss threshold chosen
+  void noteChanged();
 
  private:
   void explainControls();  // the tooltips
+  void setNote(const QString& note, bool problem);
   void start();
   void updateControls();
   void onProgress(int runId, double fraction, const QString& message);
@@ -53,7 +56,8 @@ class AttackChoice : public QWidget {
   QSpinBox* m_shadows;
   QPushButton* m_start;
   QPushButton* m_cancel;
-  QLabel* m_note;
+  QString m_note;
+  bool m_noteIsProblem = false;
   JobProgressLine* m_line;
 };
 

@@ -91,10 +91,13 @@ QWidget* AttackView::buildSidePanel() {
          "(few false accusations) lives; linear axes show the whole curve"));
   m_logAxes->setChecked(true);
   connect(m_logAxes, &QCheckBox::toggled, this, &AttackView::refreshNow);
-  column->addWidget(m_logAxes);
   m_choice = new AttackChoice(m_model, m_controller, side);
   connect(m_choice, &AttackChoice::lossRequested, this, &AttackView::computeMissing);
-  column->addWidget(m_choice);
+  connect(m_choice, &AttackChoice::noteChanged, this, &AttackView::showSummary);
+  auto* top = new QHBoxLayout;
+  top->addWidget(m_logAxes, 0, Qt::AlignTop);
+  top->addWidget(m_choice, 1);
+  column->addLayout(top);
 
   m_summary = new QLabel(side);
   m_summary->setObjectName(QStringLiteral("attackSummary"));
@@ -296,9 +299,15 @@ void AttackView::refreshNow() {
               : tr("<p style=\"margin-top:0; margin-bottom:2px\"><small>Thin: the "
                    "loss-threshold attack's ROC (Yeom et al. 2018) · bold: the run's accountant "
                    "bound, which no attack crosses · dashed: chance</small></p>");
-  m_summary->setText(rows.empty() ? tr("No runs yet: train one, then its attack appears here.")
-                                  : key + attackSummaryHtml(rows));
+  m_summaryHtml = rows.empty() ? tr("No runs yet: train one, then its attack appears here.")
+                               : key + attackSummaryHtml(rows);
   updateButtons();
+  showSummary();
+}
+
+void AttackView::showSummary() {
+  // LiRA's cost or problem first: in the scrolled text, it adds no height to the tab.
+  m_summary->setText(m_choice->noteHtml() + m_summaryHtml);
 }
 
 void AttackView::hideLegend() {

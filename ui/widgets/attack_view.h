@@ -73,6 +73,7 @@ class AttackView : public QWidget {
   void arrangeAuditControls(bool oneRow);
   void scheduleRefresh();
   void hideLegend();
+  void showSummary();
   void computeMissing();
   void startAudit();
   void onAuditProgress(int runId, double fraction, const QString& message);
@@ -90,6 +91,7 @@ class AttackView : public QWidget {
   QSplitter* m_splitter = nullptr;
   QCheckBox* m_logAxes = nullptr;
   QLabel* m_summary = nullptr;
+  QString m_summaryHtml;  // the key and the runs' table, under LiRA's note
   AttackChoice* m_choice = nullptr;
   QPushButton* m_audit = nullptr;
   QPushButton* m_cancelAudit = nullptr;

@@ -16,6 +16,7 @@ JobProgressLine::JobProgressLine(QWidget* parent)
   column->setContentsMargins(0, 0, 0, 0);
   column->addWidget(m_progress);
   column->addWidget(m_status);
+  hide();  // nothing to say yet: no space taken (not even the layout's spacing)
 }
 
 void JobProgressLine::started(const QString& text) {
@@ -37,6 +38,7 @@ void JobProgressLine::ended(const QString& text) {
 void JobProgressLine::setText(const QString& text) {
   m_status->setText(text);
   m_status->setVisible(!text.isEmpty());
+  setVisible(!text.isEmpty() || !m_progress->isHidden());
 }
 
 QString JobProgressLine::text() const {

@@ -90,6 +90,20 @@ class TestLiraAttack : public QObject {
     QVERIFY2(m_choice->noteText().startsWith(QStringLiteral("Cost: about %1 × ").arg(kShadows)),
              qPrintable(m_choice->noteText()));
     QVERIFY(m_choice->startButton()->isEnabled());
+    // Choosing LiRA adds no row to the tab (its cost goes in the scrolled text), so the window
+    // still fits a 1024×720 projector.
+    m_choice->chooseLira(false);
+    const QSize loss = m_view->minimumSizeHint();
+    m_choice->chooseLira(true);
+    const QSize lira = m_view->minimumSizeHint();
+    QVERIFY2(lira.height() <= loss.height() && lira.width() <= 1024,
+             qPrintable(QStringLiteral("%1×%2 vs %3×%4")
+                            .arg(lira.width())
+                            .arg(lira.height())
+                            .arg(loss.width())
+                            .arg(loss.height())));
+    QVERIFY2(m_view->summaryText().startsWith(QStringLiteral("Cost: about")),
+             qPrintable(m_view->summaryText()));
   }
 
   void aRunWithoutAModelCannotStart() {
