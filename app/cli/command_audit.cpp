@@ -253,25 +253,10 @@ void writeOutputs(const QCommandLineParser& parser, const audit::AuditResult& re
 
 // LiRA on the audited run: its shadows train the run's configuration on its data (canaries
 // included). With `shadowDir`, shadows kept there for the same run are reused and the set used
-// is kept; a kept file that cannot be read is said on stderr and trained again.
-audit::LiraAttack runLiraKeepingShadows(const audit::AuditResult& result,
-                                        const audit::LiraOptions& options, const QString& shadowDir,
-                                        int threads) {
-  audit::ShadowSet kept;
-  QString path;
-  if (!shadowDir.isEmpty()) {
-    path = QDir(shadowDir).filePath(
-        ui::liraShadowFileName(result.run.config, *result.trainingData, result.baseTrainSize));
-    if (QFileInfo::exists(path)) {
-      try {
-        kept = ui::readShadowSet(path);
-      } catch (const ConfigError& e) {
-        QTextStream(stderr) << "epsilonlab-cli audit: --shadow-dir: training again: " << e.what()
-                            << "\n";
-      }
-    }
-  }
-  const std::size_t before = kept.phi.size();
+// is kept (ui::runLiraKeepingShadows); what could not be read or kept is said on stderr.
+audit::LiraAttack runLiraOnAudit(const audit::AuditResult& result,
+                                 const audit::LiraOptions& options, const QString& shadowDir,
+                                 int threads) {
   // One line on stderr as each shadow starts (stdout keeps the one JSON object).
   int announced = -1;
   const audit::ShadowProgress progress = [&](int shadow, int shadows, const train::ProgressEvent&) {
@@ -281,21 +266,15 @@ audit::LiraAttack runLiraKeepingShadows(const audit::AuditResult& result,
                         << "\n";
   };
   audit::LiraAttack lira;
+  QStringList warnings;
   tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
   arena.execute([&] {
-    lira = audit::runLira(*result.run.model, result.run.config, *result.trainingData,
-                          result.baseTrainSize, options, progress, nullptr,
-                          path.isEmpty() ? nullptr : &kept);
+    lira = ui::runLiraKeepingShadows(*result.run.model, result.run.config, *result.trainingData,
+                                     result.baseTrainSize, options, shadowDir, progress, nullptr,
+                                     &warnings);
   });
-  // Only a larger set replaces the file (a run with fewer shadows reuses a prefix of it).
-  if (!path.isEmpty() && kept.phi.size() > before) {
-    try {
-      ui::writeShadowSet(path, kept);
-    } catch (const std::exception& e) {  // the attack's result is printed all the same
-      QTextStream(stderr) << "epsilonlab-cli audit: --shadow-dir: shadows not kept: " << e.what()
-                          << "\n";
-    }
-  }
+  for (const QString& warning : warnings)
+    QTextStream(stderr) << "epsilonlab-cli audit: --shadow-dir: " << warning << "\n";
   return lira;
 }
 
@@ -338,8 +317,7 @@ int runAuditCommand(const QStringList& arguments) {
   QJsonObject json = auditToJson(result, options);
   std::optional<audit::LiraAttack> lira;
   if (liraOptions) {
-    const audit::LiraAttack attack =
-        runLiraKeepingShadows(result, *liraOptions, shadowDir, threadCount);
+    const audit::LiraAttack attack = runLiraOnAudit(result, *liraOptions, shadowDir, threadCount);
     lira = attack;
     json.insert(QStringLiteral("lira"), liraToJson(attack));
   }

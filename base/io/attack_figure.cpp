@@ -63,7 +63,7 @@ Figure attackFigure(const QString& title, const std::vector<AttackCurve>& curves
   for (const AttackCurve& curve : curves) {
     std::vector<QPointF> roc = floored(curve.roc, logAxes);
     if (roc.empty()) continue;
-    figure.series.push_back({curve.name, FigureLine::Solid, std::move(roc), curve.color});
+    figure.series.push_back({curve.name, curve.line, std::move(roc), curve.color});
   }
   // Chance: an attacker who guesses "member" at random has TPR = FPR.
   FigureSeries chance{QStringLiteral("chance"), FigureLine::Dashed, {}, QStringLiteral("#808080")};

@@ -19,7 +19,8 @@ struct AttackCurve {
   QString name;   // the legend entry of the ROC
   QString color;  // "#rrggbb"; empty: the palette's
   std::vector<QPointF> roc;
-  std::vector<QPointF> bound;  // empty: no bound drawn (a run without noise has none)
+  std::vector<QPointF> bound;           // empty: no bound drawn (a run without noise has none)
+  FigureLine line = FigureLine::Solid;  // the ROC's (two attacks on one run: solid and dashed)
 };
 
 // Log axes cannot show 0: on them rates are drawn from this floor up.
@@ -28,7 +29,7 @@ inline constexpr double kAttackRateFloor = 1e-4;
 // Points (x_i, y_i).
 std::vector<QPointF> curvePoints(std::span<const double> x, std::span<const double> y);
 
-// The chart: for each curve its bound (bold, the run's colour) and its ROC (solid), then the
+// The chart: for each curve its bound (bold, the run's colour) and its ROC (its line), then the
 // chance line (dashed). Log-log axes from kAttackRateFloor to 1 (rates below it drawn at it; ROC
 // points at FPR 0 left out, as unmeasurable there), or linear axes from 0 to 1.
 Figure attackFigure(const QString& title, const std::vector<AttackCurve>& curves, bool logAxes);

@@ -165,4 +165,36 @@ std::optional<CanaryAuditRecord> canaryAuditFromJson(JsonReader& run, const QStr
   return c;
 }
 
+QJsonObject liraToJson(const LiraRecord& l) {
+  return QJsonObject{{"attack", attackToJson(l.attack)},
+                     {"shadows", l.shadows},
+                     {"reused_shadows", l.reusedShadows},
+                     {"test", l.test},
+                     {"variance", l.globalVariance ? "global" : "per-example"},
+                     {"seconds", l.seconds}};
+}
+
+std::optional<LiraRecord> liraFromJson(JsonReader& run, const QString& key) {
+  if (!run.has(key)) return std::nullopt;
+  JsonReader r = run.child(key);
+  LiraRecord l;
+  const auto attack = attackFromJson(r, QStringLiteral("attack"));
+  if (!attack) r.fail(QStringLiteral("attack"), QStringLiteral("expected the attack's numbers"));
+  l.attack = *attack;
+  l.shadows =
+      static_cast<int>(r.integer(QStringLiteral("shadows"), 2, audit::kMaxShadows, 0, true));
+  l.reusedShadows =
+      static_cast<int>(r.integer(QStringLiteral("reused_shadows"), 0, l.shadows, 0, true));
+  l.test = r.string(QStringLiteral("test"), true);
+  // Throws ConfigError "<path>.test: expected online or offline, got '…'".
+  audit::parseLiraTest(l.test.toStdString(), r.path(QStringLiteral("test")).toStdString());
+  const QString variance = r.string(QStringLiteral("variance"), true);
+  if (variance != QLatin1String("global") && variance != QLatin1String("per-example"))
+    r.expected(QStringLiteral("variance"), QStringLiteral("global or per-example"), variance);
+  l.globalVariance = variance == QLatin1String("global");
+  l.seconds = r.number(QStringLiteral("seconds"), false, 0.0);
+  r.finish();
+  return l;
+}
+
 }  // namespace epsilon::ui

@@ -1,13 +1,18 @@
 #include "base/io/lira_shadow_file.h"
 
 #include <QCryptographicHash>
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QStandardPaths>
 #include <cmath>
 
 #include "base/io/experiment_json.h"
 #include "base/io/json_reader.h"
 #include "base/io/session_file.h"
+#include "core/common/errors.h"
+#include "core/common/text.h"
 #include "core/train/feature_cache.h"
 
 namespace epsilon::ui {
@@ -107,6 +112,52 @@ audit::ShadowSet readShadowSet(const QString& path) {
   } catch (const ConfigError& e) {
     throw ConfigError(clipped(path).toStdString() + ": " + e.what());
   }
+}
+
+QString liraShadowFolder(const QString& sessionPath) {
+  if (sessionPath.isEmpty()) {
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+           QStringLiteral("/lira-shadows");
+  }
+  const QFileInfo session(sessionPath);
+  // A folder of run files keeps its shadows inside it.
+  if (session.isDir()) return QDir(sessionPath).filePath(QStringLiteral("lira-shadows"));
+  return session.dir().filePath(session.completeBaseName() + QStringLiteral("-lira-shadows"));
+}
+
+audit::LiraAttack runLiraKeepingShadows(const nn::Model<float>& target,
+                                        const train::ExperimentConfig& config,
+                                        const data::Dataset& training, long long memberRows,
+                                        const audit::LiraOptions& options, const QString& folder,
+                                        const audit::ShadowProgress& onProgress,
+                                        const std::atomic<bool>* cancel, QStringList* warnings) {
+  audit::ShadowSet kept;
+  QString path;
+  if (!folder.isEmpty()) {
+    path = QDir(folder).filePath(liraShadowFileName(config, training, memberRows));
+    if (QFileInfo::exists(path)) {
+      try {
+        kept = readShadowSet(path);
+      } catch (const ConfigError& e) {
+        if (warnings) *warnings << QStringLiteral("training again: %1").arg(e.what());
+      }
+    }
+  }
+  const std::size_t before = kept.phi.size();
+  const audit::LiraAttack lira =
+      audit::runLira(target, config, training, memberRows, options, onProgress, cancel,
+                     path.isEmpty() ? nullptr : &kept);
+  // Only a larger, finished set replaces the file (a run with fewer shadows reuses a prefix).
+  if (!path.isEmpty() && !lira.cancelled && kept.phi.size() > before) {
+    try {
+      if (!QDir().mkpath(folder))
+        throw DataError("cannot create the folder '" + clippedText(folder.toStdString()) + "'");
+      writeShadowSet(path, kept);
+    } catch (const std::exception& e) {  // the attack's result stands all the same
+      if (warnings) *warnings << QStringLiteral("shadows not kept: %1").arg(e.what());
+    }
+  }
+  return lira;
 }
 
 }  // namespace epsilon::ui

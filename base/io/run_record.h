@@ -57,6 +57,18 @@ struct AttackRecord {
   std::vector<QPointF> bound;  // the accountant's TPR bound; empty for a run without noise
 };
 
+// LiRA on the run's final model (Carlini et al. 2022, core/audit/lira.h): its numbers and its
+// ROC (thinned) in `attack` (no bound of its own: the run's is in `attack` of the RunRecord),
+// with how many shadow models it used and how many of them were kept from an earlier attack.
+struct LiraRecord {
+  AttackRecord attack;
+  int shadows = 0;
+  int reusedShadows = 0;
+  QString test;  // "online" or "offline"
+  bool globalVariance = true;
+  double seconds = 0.0;  // shadows and attack
+};
+
 // The one-run audit of the run's configuration (Steinke, Nasr & Jagielski 2023): a second
 // training run with m canaries, each in with probability ½; ε̂ from r guesses, v correct.
 struct CanaryAuditRecord {
@@ -92,6 +104,7 @@ struct RunRecord {
   double elapsedSeconds = 0;
   std::optional<AttackRecord> attack;            // absent: not attacked (e.g. older sessions)
   std::optional<CanaryAuditRecord> canaryAudit;  // absent: never audited with canaries
+  std::optional<LiraRecord> lira;                // absent: never attacked with LiRA
 
   const EvalPoint* lastEval() const { return evals.empty() ? nullptr : &evals.back(); }
   bool isActive() const { return status == RunStatus::Queued || status == RunStatus::Running; }

@@ -81,6 +81,7 @@ QJsonObject runToJson(const RunRecord& run) {
   if (run.attack) object.insert(QStringLiteral("attack"), attackToJson(*run.attack));
   if (run.canaryAudit)
     object.insert(QStringLiteral("canary_audit"), canaryAuditToJson(*run.canaryAudit));
+  if (run.lira) object.insert(QStringLiteral("lira"), liraToJson(*run.lira));
   return object;
 }
 
@@ -124,6 +125,7 @@ RunRecord runFromJson(const QJsonObject& o, const QString& where) {
   run.losses = readLosses(r);
   run.attack = attackFromJson(r, QStringLiteral("attack"));
   run.canaryAudit = canaryAuditFromJson(r, QStringLiteral("canary_audit"));
+  run.lira = liraFromJson(r, QStringLiteral("lira"));
   r.finish();
   return run;
 }

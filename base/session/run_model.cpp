@@ -210,6 +210,13 @@ void RunModel::setAttack(int id, const AttackRecord& attack) {
   }
 }
 
+void RunModel::setLira(int id, const LiraRecord& lira) {
+  if (RunRecord* r = find(id)) {
+    r->lira = lira;
+    Q_EMIT attackChanged(id);
+  }
+}
+
 void RunModel::setCanaryAudit(int id, const CanaryAuditRecord& audit) {
   if (RunRecord* r = find(id)) {
     r->canaryAudit = audit;

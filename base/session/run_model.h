@@ -56,6 +56,7 @@ class RunModel : public QAbstractTableModel {
   void setVisible(int id, bool visible);
   // The run's membership attack and canary audit results (the Attack tab shows them).
   void setAttack(int id, const AttackRecord& attack);
+  void setLira(int id, const LiraRecord& lira);  // emits attackChanged
   void setCanaryAudit(int id, const CanaryAuditRecord& audit);
   void rename(int id, const QString& name);
 

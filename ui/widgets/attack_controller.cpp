@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "base/io/attack_record.h"
+#include "base/io/lira_record.h"
+#include "base/io/lira_shadow_file.h"
 #include "base/jobs/job_service.h"
 #include "base/session/dataset_store.h"
 #include "base/session/run_model.h"
@@ -21,6 +23,7 @@ AttackController::AttackController(RunModel* model, TrainingController* training
           [this](JobId id, double fraction, const QString& message) {
             if (m_audit && m_audit->job == id)
               Q_EMIT auditProgress(m_audit->runId, fraction, message);
+            if (m_lira && m_lira->job == id) Q_EMIT liraProgress(m_lira->runId, fraction, message);
           });
 }
 
@@ -28,6 +31,7 @@ AttackController::~AttackController() {
   // Results that arrive later find no receiver (JobService drops them).
   for (const auto& [run, job] : m_attackJobs) JobService::instance().cancel(job);
   cancelCanaryAudit();
+  cancelLira();
 }
 
 void AttackController::onRunFinished(int runId) {
@@ -128,12 +132,93 @@ void AttackController::auditDone(const std::shared_ptr<AuditJob>& job,
 }
 
 void AttackController::cancelCanaryAudit() {
-  if (!m_audit) return;
+  stopJob(m_audit, &AttackController::auditStopped, tr("cancelled"));
+}
+
+bool AttackController::canLira(int runId, int shadows, const QString& control, QString* why) const {
+  QString reason;
+  if (m_lira) {
+    const RunRecord* running = m_model->run(m_lira->runId);
+    reason = tr("LiRA is running on %1").arg(running ? running->name : tr("a removed run"));
+  } else if (canAttack(runId, &reason)) {
+    const RunRecord* run = m_model->run(runId);
+    const auto data = m_training->cachedDataset(run->config);
+    reason = liraProblem(run->config, shadows, data ? data->train.size() : 0,
+                         data ? data->test.size() : 0, control);
+  }
+  if (why) *why = reason;
+  return reason.isEmpty();
+}
+
+namespace {
+struct LiraOutcome {
+  LiraRecord record;
+  QStringList warnings;  // a kept file that could not be read or written
+};
+}  // namespace
+
+bool AttackController::startLira(int runId, const audit::LiraOptions& options, QString* why) {
+  if (!canLira(runId, options.shadows, tr("LiRA shadows"), why)) return false;
+  const RunRecord* run = m_model->run(runId);
+  const auto model = m_training->model(runId);
+  const train::ExperimentConfig config = run->config;
+  const auto dataset = m_training->cachedDataset(config);
+  const QString folder = m_shadowFolder ? m_shadowFolder() : QString();
+  auto pending = std::make_shared<AuditJob>();
+  pending->runId = runId;
+  m_lira = pending;
+  pending->job = JobService::instance().start<LiraOutcome>(
+      JobKind::Audit, tr("LiRA on %1").arg(run->name), this,
+      [model, config, dataset, options, folder](JobContext& context) {
+        const auto onProgress = [&context](int shadow, int shadows, const train::ProgressEvent& e) {
+          const double within = e.totalSteps > 0 ? double(e.step) / double(e.totalSteps) : 0.0;
+          context.setProgress((shadow + within) / shadows,
+                              tr("training shadow %1 of %2").arg(shadow + 1).arg(shadows));
+        };
+        const auto data =
+            dataset ? dataset
+                    : DatasetStore::instance().load(config.dataset.name, config.dataset.options);
+        // Members as the loss-threshold attack draws them (all training rows), so both judge
+        // the same examples.
+        LiraOutcome outcome;
+        const audit::LiraAttack lira =
+            runLiraKeepingShadows(*model, config, *data, -1, options, folder, onProgress,
+                                  context.cancelFlag(), &outcome.warnings);
+        if (!lira.cancelled) outcome.record = liraRecordOf(lira);  // cancelled: not delivered
+        return outcome;
+      },
+      [this, pending](const LiraOutcome& outcome) {
+        liraDone(pending, &outcome.record, outcome.warnings.join(QStringLiteral("; ")));
+      },
+      [this, pending](const QString& message) { liraDone(pending, nullptr, message); });
+  return true;
+}
+
+void AttackController::liraDone(const std::shared_ptr<AuditJob>& job, const LiraRecord* record,
+                                const QString& message) {
+  if (m_lira != job) return;  // its run was removed meanwhile: nothing to store
+  m_lira.reset();
+  if (record && m_model->run(job->runId)) {
+    m_model->setLira(job->runId, *record);
+    Q_EMIT liraFinished(job->runId);
+    if (!message.isEmpty()) Q_EMIT liraWarning(job->runId, message);
+    return;
+  }
+  Q_EMIT liraStopped(job->runId, record ? tr("the run was removed") : message);
+}
+
+void AttackController::stopJob(std::shared_ptr<AuditJob>& slot, StoppedSignal stopped,
+                               const QString& message) {
+  if (!slot) return;
   // A cancelled job delivers nothing: say so here, once.
-  const auto stopped = m_audit;
-  m_audit.reset();
-  JobService::instance().cancel(stopped->job);
-  Q_EMIT auditStopped(stopped->runId, tr("cancelled"));
+  const auto job = slot;
+  slot.reset();
+  JobService::instance().cancel(job->job);
+  Q_EMIT(this->*stopped)(job->runId, message);
+}
+
+void AttackController::cancelLira() {
+  stopJob(m_lira, &AttackController::liraStopped, tr("cancelled"));
 }
 
 void AttackController::forgetRun(int runId) {
@@ -141,12 +226,10 @@ void AttackController::forgetRun(int runId) {
     JobService::instance().cancel(it->second);
     m_attackJobs.erase(it);
   }
-  if (m_audit && m_audit->runId == runId) {
-    const auto stopped = m_audit;
-    m_audit.reset();
-    JobService::instance().cancel(stopped->job);
-    Q_EMIT auditStopped(stopped->runId, tr("the run was removed"));
-  }
+  if (m_audit && m_audit->runId == runId)
+    stopJob(m_audit, &AttackController::auditStopped, tr("the run was removed"));
+  if (m_lira && m_lira->runId == runId)
+    stopJob(m_lira, &AttackController::liraStopped, tr("the run was removed"));
 }
 
 }  // namespace epsilon::ui

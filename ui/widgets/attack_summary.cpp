@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <cmath>
 
+#include "base/io/lira_record.h"
 #include "base/io/number_format.h"
 
 namespace epsilon::ui {
@@ -62,6 +63,33 @@ std::pair<double, QString> accountantEpsilon(const RunRecord& run) {
 
 }  // namespace
 
+namespace {
+
+// LiRA's AUC and TPR rows (none when no shown run has LiRA's result), and per run that has it,
+// what the stronger attack found, appended to `notes`.
+QStringList liraLines(const std::vector<AttackSummaryRow>& rows, QString* notes) {
+  const QString cell = QStringLiteral("<td align=\"right\" style=\"padding-left:8px\">%1</td>");
+  const QString rowStart = QStringLiteral("<tr><td style=\"white-space:nowrap\">%1</td>");
+  QStringList lines{rowStart.arg(tr("LiRA AUC")), rowStart.arg(tr("LiRA TPR at FPR 1%")),
+                    rowStart.arg(tr("LiRA TPR at FPR 0.1%"))};
+  bool any = false;
+  for (const AttackSummaryRow& row : rows) {
+    const std::optional<LiraRecord>& lira = row.run->lira;
+    any = any || lira;
+    lines[0] += cell.arg(lira ? QString::number(lira->attack.auc, 'f', 3) : QStringLiteral("–"));
+    lines[1] += cell.arg(lira ? ratePercent(lira->attack.tprAt1Percent) : QStringLiteral("–"));
+    lines[2] += cell.arg(lira ? ratePercent(lira->attack.tprAt01Percent) : QStringLiteral("–"));
+    if (!lira) continue;
+    const AttackRecord* loss = row.run->attack ? &*row.run->attack : nullptr;
+    *notes += kBlock.arg(
+        QStringLiteral("<b>%1</b>: %2")
+            .arg(row.name.toHtmlEscaped(), liraFindingText(*lira, loss).toHtmlEscaped()));
+  }
+  return any ? lines : QStringList();
+}
+
+}  // namespace
+
 QString attackSummaryHtml(const std::vector<AttackSummaryRow>& rows) {
   // A column a run, a row a measure: two runs read whole under the chart of a 1024×768 window,
   // where a paragraph a run took 12 lines and had to be scrolled.
@@ -111,8 +139,9 @@ QString attackSummaryHtml(const std::vector<AttackSummaryRow>& rows) {
               .arg(row.name.toHtmlEscaped(), epsilonComparisonText(run).toHtmlEscaped()));
   }
   QString html = QStringLiteral("<table cellspacing=\"0\" cellpadding=\"0\">");
-  for (const QString& line : {names, auc, tpr1, tpr01, advantage, measured, promised})
-    html += line + QStringLiteral("</tr>");
+  QStringList lines{names, auc, tpr1, tpr01, advantage};
+  lines << liraLines(rows, &notes) << measured << promised;
+  for (const QString& line : lines) html += line + QStringLiteral("</tr>");
   html += QStringLiteral("</table>");
   // Every accountant ε says its δ, accountant and sampling (docs/ARCHITECTURE.md, "Privacy
   // honesty"): one mark a label.

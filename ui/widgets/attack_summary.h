@@ -21,8 +21,9 @@ struct AttackSummaryRow {
 
 // The runs as one rich-text table, a column a run (colour and name) and a row a measure: AUC,
 // TPR at FPR 1% and 0.1%, advantage, measured ε̂ and the accountant's ε with a mark pointing to
-// its δ, accountant and sampling under the table; then why a run has no attack result and
-// each canary audit's line.
+// its δ, accountant and sampling under the table (LiRA's AUC and TPRs too when a run has them);
+// then why a run has no attack result, what LiRA found against the loss threshold and each
+// canary audit's line.
 QString attackSummaryHtml(const std::vector<AttackSummaryRow>& rows);
 
 }  // namespace epsilon::ui

@@ -25,8 +25,10 @@
 #include "base/io/number_format.h"
 #include "base/session/run_model.h"
 #include "ui/charts/figure_chart.h"
+#include "ui/widgets/attack_choice.h"
 #include "ui/widgets/attack_controller.h"
 #include "ui/widgets/attack_summary.h"
+#include "ui/widgets/job_progress_line.h"
 
 namespace epsilon::ui {
 
@@ -68,7 +70,7 @@ AttackView::AttackView(RunModel* model, AttackController* controller, QWidget* p
   connect(m_controller, &AttackController::attackFailed, this,
           [this](int runId, const QString& message) {
             const RunRecord* run = m_model->run(runId);
-            setStatus(
+            m_status->setText(
                 tr("Attack on %1 failed: %2").arg(run ? run->name : tr("a removed run"), message));
             scheduleRefresh();
           });
@@ -89,14 +91,12 @@ QWidget* AttackView::buildSidePanel() {
          "(few false accusations) lives; linear axes show the whole curve"));
   m_logAxes->setChecked(true);
   connect(m_logAxes, &QCheckBox::toggled, this, &AttackView::refreshNow);
-  m_compute = new QPushButton(tr("Compute attack"), side);
-  m_compute->setToolTip(
-      tr("Run the loss-threshold attack on the shown runs that have no result yet "
-         "(needs the run's trained model, kept for runs trained in this session)"));
-  connect(m_compute, &QPushButton::clicked, this, &AttackView::computeMissing);
+  m_choice = new AttackChoice(m_model, m_controller, side);
+  connect(m_choice, &AttackChoice::lossRequested, this, &AttackView::computeMissing);
+  connect(m_choice, &AttackChoice::noteChanged, this, &AttackView::showSummary);
   auto* top = new QHBoxLayout;
-  top->addWidget(m_logAxes);
-  top->addWidget(m_compute);
+  top->addWidget(m_logAxes, 0, Qt::AlignTop);
+  top->addWidget(m_choice, 1);
   column->addLayout(top);
 
   m_summary = new QLabel(side);
@@ -121,13 +121,7 @@ QWidget* AttackView::buildSidePanel() {
   m_canaryNote->setStyleSheet(QStringLiteral("color: #b00020;"));
   m_canaryNote->hide();
   column->addWidget(m_canaryNote);
-  m_progress = new QProgressBar(side);
-  m_progress->setRange(0, 100);
-  m_progress->hide();
-  m_status = new QLabel(side);
-  m_status->setWordWrap(true);
-  m_status->hide();
-  column->addWidget(m_progress);
+  m_status = new JobProgressLine(side);
   column->addWidget(m_status);
   return side;
 }
@@ -164,11 +158,6 @@ void AttackView::arrangeAuditControls(bool oneRow) {
   m_auditControls->addWidget(m_kind, 0, 1);
   m_auditControls->addWidget(m_audit, oneRow ? 0 : 1, oneRow ? 2 : 0);
   m_auditControls->addWidget(m_cancelAudit, oneRow ? 0 : 1, oneRow ? 3 : 1);
-}
-
-void AttackView::setStatus(const QString& text) {
-  m_status->setText(text);
-  m_status->setVisible(!text.isEmpty());
 }
 
 void AttackView::resizeEvent(QResizeEvent* event) {
@@ -260,7 +249,8 @@ void AttackView::scheduleRefresh() {
 QString AttackView::missingReason(int runId) const {
   if (m_controller->attackPending(runId)) return tr("computing…");
   QString why;
-  if (m_controller->canAttack(runId, &why)) return tr("not computed yet (\"Compute attack\")");
+  if (m_controller->canAttack(runId, &why))
+    return tr("not computed yet (\"Start attack\" with the loss threshold)");
   return why;
 }
 
@@ -276,7 +266,13 @@ void AttackView::refreshNow() {
     // The legend names each run once: runs that share a name get their id.
     const QString name =
         nameCount[run.name] > 1 ? tr("%1 (#%2)").arg(run.name).arg(run.id) : run.name;
-    if (run.attack) curves.push_back({name, run.color, run.attack->roc, run.attack->bound});
+    // With LiRA beside it, the loss threshold is dashed and LiRA solid, in the run's colour.
+    if (run.attack) {
+      curves.push_back({run.lira ? tr("loss threshold: %1").arg(name) : name, run.color,
+                        run.attack->roc, run.attack->bound,
+                        run.lira ? FigureLine::Dashed : FigureLine::Solid});
+    }
+    if (run.lira) curves.push_back({tr("LiRA: %1").arg(name), run.color, run.lira->attack.roc, {}});
     rows.push_back({&run, name, run.attack ? QString() : missingReason(id)});
   }
   m_figure =
@@ -293,13 +289,25 @@ void AttackView::refreshNow() {
     axis->setTitleFont(font);
   }
   hideLegend();
+  const bool anyLira = std::any_of(ids.begin(), ids.end(),
+                                   [this](int id) { return m_model->run(id)->lira.has_value(); });
   const QString key =
-      tr("<p style=\"margin-top:0; margin-bottom:2px\"><small>Thin: the loss-threshold "
-         "attack's ROC (Yeom et al. 2018) · bold: the run's accountant bound, which no attack "
-         "crosses · dashed: chance</small></p>");
-  m_summary->setText(rows.empty() ? tr("No runs yet: train one, then its attack appears here.")
-                                  : key + attackSummaryHtml(rows));
+      anyLira ? tr("<p style=\"margin-top:0; margin-bottom:2px\"><small>Thin solid: LiRA's ROC "
+                   "(Carlini et al. 2022) · thin dashed: the loss-threshold attack's (Yeom et al. "
+                   "2018) · bold: the run's accountant bound, which no attack crosses · grey "
+                   "dashed: chance</small></p>")
+              : tr("<p style=\"margin-top:0; margin-bottom:2px\"><small>Thin: the "
+                   "loss-threshold attack's ROC (Yeom et al. 2018) · bold: the run's accountant "
+                   "bound, which no attack crosses · dashed: chance</small></p>");
+  m_summaryHtml = rows.empty() ? tr("No runs yet: train one, then its attack appears here.")
+                               : key + attackSummaryHtml(rows);
   updateButtons();
+  showSummary();
+}
+
+void AttackView::showSummary() {
+  // LiRA's cost or problem first: in the scrolled text, it adds no height to the tab.
+  m_summary->setText(m_choice->noteHtml() + m_summaryHtml);
 }
 
 void AttackView::hideLegend() {
@@ -320,7 +328,7 @@ void AttackView::updateButtons() {
   bool missing = false;
   for (int id : ids)
     missing = missing || (!m_model->run(id)->attack && m_controller->canAttack(id));
-  m_compute->setEnabled(missing);
+  m_choice->setTargets(ids.isEmpty() ? 0 : ids.first(), missing);
   const bool auditing = m_controller->auditedRun() != 0;
   const RunRecord* target = ids.isEmpty() ? nullptr : m_model->run(ids.first());
   followCanaryDefault();
@@ -342,6 +350,10 @@ void AttackView::updateButtons() {
              : tr("Select a run first"));
 }
 
+QPushButton* AttackView::computeButton() const {
+  return m_choice->startButton();
+}
+
 void AttackView::computeMissing() {
   for (int id : shownRuns())
     if (!m_model->run(id)->attack) m_controller->attackRun(id);
@@ -356,29 +368,27 @@ void AttackView::startAudit() {
   options.kind = audit::parseCanaryKind(m_kind->currentData().toString().toStdString());
   QString why;
   if (!m_controller->startCanaryAudit(ids.first(), options, &why)) {
-    setStatus(tr("Cannot start the audit: %1").arg(why));
+    m_status->setText(tr("Cannot start the audit: %1").arg(why));
     return;
   }
-  m_progress->setValue(0);
-  m_progress->show();
-  setStatus(tr("Auditing %1: preparing the canaries…").arg(m_model->run(ids.first())->name));
+  m_status->started(
+      tr("Auditing %1: preparing the canaries…").arg(m_model->run(ids.first())->name));
   updateButtons();
 }
 
 void AttackView::onAuditProgress(int runId, double fraction, const QString& message) {
   const RunRecord* run = m_model->run(runId);
-  m_progress->setValue(static_cast<int>(fraction * 100.0));
-  setStatus(tr("Auditing %1: %2").arg(run ? run->name : QString(), message));
+  m_status->progressed(fraction, tr("Auditing %1: %2").arg(run ? run->name : QString(), message));
 }
 
 void AttackView::onAuditEnded(int runId, const QString& message) {
   const RunRecord* run = m_model->run(runId);
-  m_progress->hide();
   if (message.isEmpty() && run && run->canaryAudit)
-    setStatus(tr("Audit of %1 done: ε̂ ≥ %2")
-                  .arg(run->name, QString::number(run->canaryAudit->epsilonLowerBound, 'f', 2)));
+    m_status->ended(
+        tr("Audit of %1 done: ε̂ ≥ %2")
+            .arg(run->name, QString::number(run->canaryAudit->epsilonLowerBound, 'f', 2)));
   else
-    setStatus(tr("Audit stopped: %1").arg(message));
+    m_status->ended(tr("Audit stopped: %1").arg(message));
   updateButtons();
   scheduleRefresh();
 }

@@ -1,9 +1,11 @@
 // The Attack tab: for the selected runs (else every shown run), the loss-threshold membership
-// attack's ROC over each run's accountant trade-off bound and the chance line, log-log or
-// linear, one colour per run; beside it each run's AUC, TPR at FPR 1% and 0.1%, advantage and
-// "measured ε̂ ≥ x vs accountant ε ≤ y"; buttons to compute a missing attack and to audit a
-// run with canaries (progress, cancel). The chart is base/io/attack_figure.h's, as in
-// `epsilonlab-cli audit --plot`. It asks the AttackController; it computes nothing itself.
+// attack's ROC and, once run, LiRA's (solid; the loss threshold then dashed) over each run's
+// accountant trade-off bound and the chance line, log-log or linear, one colour per run; beside
+// it each run's AUC, TPR at FPR 1% and 0.1%, advantage and "measured ε̂ ≥ x vs accountant
+// ε ≤ y", and what the stronger attack found; the choice of attack (AttackChoice: the loss
+// threshold, or LiRA with its shadows, cost, progress, cancel) and the canary audit. The chart is
+// base/io/attack_figure.h's, as in `epsilonlab-cli audit --plot`. It asks the AttackController; it
+// computes nothing itself.
 #pragma once
 
 #include <QList>
@@ -28,7 +30,9 @@ QT_END_NAMESPACE
 
 namespace epsilon::ui {
 
+class AttackChoice;
 class AttackController;
+class JobProgressLine;
 class RunModel;
 
 class AttackView : public QWidget {
@@ -50,7 +54,9 @@ class AttackView : public QWidget {
   const Figure& figure() const { return m_figure; }
   QChartView* chartView() const { return m_chartView; }
   QString summaryText() const;  // the text beside the chart, as plain text
-  QPushButton* computeButton() const { return m_compute; }
+  // Start with the loss threshold chosen: computes the shown runs' missing results.
+  QPushButton* computeButton() const;
+  AttackChoice* attackChoice() const { return m_choice; }
   QPushButton* auditButton() const { return m_audit; }
   QPushButton* cancelAuditButton() const { return m_cancelAudit; }
   QSpinBox* canaryCount() const { return m_canaries; }
@@ -65,9 +71,9 @@ class AttackView : public QWidget {
   QWidget* buildSidePanel();
   void buildAuditControls(QWidget* side);
   void arrangeAuditControls(bool oneRow);
-  void setStatus(const QString& text);
   void scheduleRefresh();
   void hideLegend();
+  void showSummary();
   void computeMissing();
   void startAudit();
   void onAuditProgress(int runId, double fraction, const QString& message);
@@ -85,14 +91,14 @@ class AttackView : public QWidget {
   QSplitter* m_splitter = nullptr;
   QCheckBox* m_logAxes = nullptr;
   QLabel* m_summary = nullptr;
-  QPushButton* m_compute = nullptr;
+  QString m_summaryHtml;  // the key and the runs' table, under LiRA's note
+  AttackChoice* m_choice = nullptr;
   QPushButton* m_audit = nullptr;
   QPushButton* m_cancelAudit = nullptr;
   QSpinBox* m_canaries = nullptr;
   QComboBox* m_kind = nullptr;
   QGridLayout* m_auditControls = nullptr;
-  QProgressBar* m_progress = nullptr;
-  QLabel* m_status = nullptr;
+  JobProgressLine* m_status = nullptr;
   QTimer* m_refreshTimer;
   QLabel* m_canaryNote = nullptr;
   TrainingSetSize m_trainingSetSize;

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <map>
 
+#include "base/io/lira_shadow_file.h"
 #include "core/data/registry.h"
 #include "core/data/synthetic.h"
 #include "ui/widgets/attack_controller.h"
@@ -49,6 +50,8 @@ long long trainingSetSize(const TrainingController& training, const RunRecord& r
 
 void MainWindow::buildCentralTabs() {
   m_attackController = new AttackController(m_runs, m_controller, this);
+  // LiRA's shadows are kept with the session (or the app's data folder before it is saved).
+  m_attackController->setShadowFolder([this] { return liraShadowFolder(m_sessionPath); });
   m_attackView = new AttackView(m_runs, m_attackController);
   m_attackView->setTrainingSetSize(
       [training = m_controller](const RunRecord& run) { return trainingSetSize(*training, run); });

@@ -88,6 +88,18 @@ class TestPresetFile : public QObject {
     }
   }
 
+  void liraLessonAttacksAMemorisingModelAndTheSameAtEpsilonOneAndFour() {
+    const Preset lira = findPreset(QStringLiteral("teach-lira-memorisation"));
+    QCOMPARE(lira.kind, PresetKind::Calibrate);
+    QCOMPARE(lira.calibration.targetEpsilons, (std::vector<double>{1.0, 4.0}));
+    QVERIFY(lira.calibration.baseline);
+    QVERIFY(lira.reproduces.contains(QStringLiteral("LiRA (16 shadow runs)")));
+    const auto base = presetBaseConfig(lira, false, QStringLiteral("mnist-10k"));
+    // Memorising: a small set, many epochs.
+    QVERIFY(base.dataset.options.maxTrain == 1000);
+    QVERIFY(base.training.epochs >= 50);
+  }
+
   void variantsAndCalibrationGiveTheDocumentsSettings() {
     const Preset fig7 = findPreset(QStringLiteral("report-fig7-optimizers"));
     const auto points = presetPoints(fig7, presetBaseConfig(fig7, false, "mnist-10k"), false,
