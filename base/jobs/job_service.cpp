@@ -25,6 +25,8 @@ const char* jobKindName(JobKind kind) {
       return "noise calibration";
     case JobKind::DatasetLoad:
       return "data-set load";
+    case JobKind::Cluster:
+      return "cluster sweep";
   }
   return "job";
 }

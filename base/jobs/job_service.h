@@ -1,5 +1,6 @@
 // JobService: the one way EpsilonLab runs long work — training runs, membership attacks,
-// canary audits, privacy previews, "Fix ε" calibrations and data-set loads — with one thread
+// canary audits, privacy previews, "Fix ε" calibrations, data-set loads and the Slurm
+// commands and run files of sweeps on a cluster — with one thread
 // budget, one rule for cancelling, one rule for results that arrive too late, and progress
 // for each job (docs/ARCHITECTURE.md, "Threading").
 //
@@ -8,7 +9,8 @@
 //   - heavy work (a canary audit, shadow models) runs on those same N threads through
 //     JobRunner::execute, so it queues behind the runs like one more run;
 //   - quick interactive work (previews, calibrations, attacks of a finished run, data-set
-//     loads) runs on one thread of its own, so a slider never waits for a training step.
+//     loads, a cluster sweep's sbatch/squeue/scancel and landed run files) runs on one thread of
+//     its own, so a slider never waits for a training step.
 // Results come back on the receiver's thread (the GUI thread), only if the receiver still
 // exists and the job was not cancelled; for a LatestRequest, only if it is still the newest.
 // The service is process-wide (instance()); it is destroyed with the QCoreApplication, after
@@ -35,7 +37,7 @@ class JobRunner;
 
 namespace epsilon::ui {
 
-enum class JobKind { Training, Attack, Audit, Preview, Calibration, DatasetLoad };
+enum class JobKind { Training, Attack, Audit, Preview, Calibration, DatasetLoad, Cluster };
 const char* jobKindName(JobKind kind);
 
 using JobId = long long;
