@@ -2,6 +2,7 @@
 
 #include <QDir>
 #include <QJsonDocument>
+#include <QSet>
 #include <QTimer>
 #include <optional>
 #include <utility>
@@ -63,6 +64,17 @@ std::optional<std::pair<RunStatus, QString>> runStateOf(const cluster::TaskStatu
     default:
       return std::nullopt;
   }
+}
+
+// scancel of the whole job (every waiting run is stopped) or of the tasks that write `runs`
+// (a task that writes other runs too stops them as well).
+QStringList cancelOnSlurm(const cluster::ClusterJob& job, bool all, const QList<int>& runs) {
+  if (all) return cluster::cancelActiveTasks(job);
+  QSet<int> tasks;
+  for (int index : runs) tasks.insert(index % job.tasks + 1);
+  QStringList cancelled;
+  for (int task : tasks) cancelled << cluster::cancelActiveTasks(job, task);
+  return cancelled;
 }
 
 bool waitsIn(const RunRecord& run, const QString& folder) {
@@ -229,19 +241,23 @@ void ClusterSweeps::showTasks(const QString& folder, const QList<cluster::TaskSt
 }
 
 void ClusterSweeps::cancel(const QList<int>& ids) {
-  QStringList folders;
+  QMap<QString, QList<int>> indices;  // folder -> the sweep indices to stop
   for (int id : ids)
-    if (const RunRecord* run = m_runs->run(id);
-        run && run->cluster && run->isActive() && !folders.contains(run->cluster->folder))
-      folders << run->cluster->folder;
-  for (const QString& folder : folders)
+    if (const RunRecord* run = m_runs->run(id); run && run->cluster && run->isActive())
+      indices[run->cluster->folder] << run->cluster->index;
+  for (auto it = indices.begin(); it != indices.end(); ++it) {
+    const QString folder = it.key();
+    int waiting = 0;
+    for (const RunRecord& run : m_runs->runs()) waiting += waitsIn(run, folder) ? 1 : 0;
+    const bool all = waiting == static_cast<int>(it.value().size());
     JobService::instance().start<QStringList>(
         JobKind::Cluster, tr("cancelling on Slurm"), this,
-        [folder](JobContext&) {
-          return cluster::cancelActiveTasks(cluster::readClusterJob(folder));
+        [folder, all, runs = it.value()](JobContext&) {
+          return cancelOnSlurm(cluster::readClusterJob(folder), all, runs);
         },
         [this, folder](const QStringList&) { askSlurm(folder); },
         [this, folder](const QString& message) { Q_EMIT failed(folder, message); });
+  }
 }
 
 void ClusterSweeps::dropIfFinished(const QString& folder) {

@@ -50,7 +50,8 @@ class ClusterSweeps : public QObject {
   QList<int> submit(const ClusterSweepRequest& request);
   // Follows every run of the model that waits for a cluster (after a session was opened).
   void follow();
-  // scancel of what is pending or running of these runs' sweeps (as a job).
+  // scancel (as a job) of the array tasks that write these runs, or of the whole job when
+  // they are all its waiting runs; their runs show cancelled at Slurm's next answer.
   void cancel(const QList<int>& ids);
   // Folders being followed (their runs not all finished).
   QStringList followed() const;

@@ -19,6 +19,7 @@
 #include "ui/charts/run_naming.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/main_window.h"
+#include "ui/widgets/runs_view.h"
 #include "ui/widgets/sweep_dialog.h"
 #include "ui/widgets/training_controller.h"
 
@@ -89,6 +90,13 @@ void MainWindow::buildSweepStatus() {
             statusBar()->showMessage(
                 tr("Submitted Slurm job %1; its runs land in %2").arg(job, folder), 15000);
           });
+  // The Runs table's Cancel: scancel for runs on a cluster (the controller stops the others).
+  connect(m_runsView, &RunsView::cancelRequested, m_clusterSweeps, &ClusterSweeps::cancel);
+  connect(m_runsView, &RunsView::cancelAllRequested, this, [this] {
+    QList<int> ids;
+    for (const RunRecord& run : m_runs->runs()) ids << run.id;
+    m_clusterSweeps->cancel(ids);
+  });
   // Runs on a cluster finish without the controller: the model's changes move the progress.
   connect(m_runs, &QAbstractItemModel::dataChanged, this, &MainWindow::updateSweepProgress);
   statusBar()->addPermanentWidget(m_sweepProgress);
