@@ -35,6 +35,29 @@ class TestJobService : public QObject {
     QVERIFY(workerThread != QThread::currentThread());
   }
 
+  // A Slurm command that hangs (an unreachable controller) holds up no preview: cluster work
+  // has a lane of its own.
+  void aWaitingClusterJobHoldsUpNoPreview() {
+    QObject receiver;
+    std::atomic<bool> release{false};
+    bool clusterDone = false;
+    bool previewDone = false;
+    JobService::instance().start<int>(
+        JobKind::Cluster, QStringLiteral("squeue"), &receiver,
+        [&release](JobContext&) {
+          while (!release.load()) QThread::msleep(1);
+          return 1;
+        },
+        [&](const int&) { clusterDone = true; });
+    JobService::instance().start<int>(
+        JobKind::Preview, QStringLiteral("preview"), &receiver, [](JobContext&) { return 2; },
+        [&](const int&) { previewDone = true; });
+    QTRY_VERIFY(previewDone);
+    QVERIFY(!clusterDone);
+    release = true;
+    QTRY_VERIFY(clusterDone);
+  }
+
   void anExceptionReachesFailedWithItsMessage() {
     QObject receiver;
     QString message;
