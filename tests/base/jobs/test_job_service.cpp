@@ -12,6 +12,21 @@
 using namespace epsilon;
 using namespace epsilon::ui;
 
+namespace {
+
+// A job of `kind` that holds its lane until `release`, then sets `done` when delivered.
+void startHeld(JobKind kind, QObject& receiver, std::atomic<bool>& release, bool& done) {
+  JobService::instance().start<int>(
+      kind, QStringLiteral("held"), &receiver,
+      [&release](JobContext&) {
+        while (!release.load()) QThread::msleep(1);
+        return 1;
+      },
+      [&done](const int&) { done = true; });
+}
+
+}  // namespace
+
 class TestJobService : public QObject {
   Q_OBJECT
  private Q_SLOTS:
@@ -42,13 +57,7 @@ class TestJobService : public QObject {
     std::atomic<bool> release{false};
     bool clusterDone = false;
     bool previewDone = false;
-    JobService::instance().start<int>(
-        JobKind::Cluster, QStringLiteral("squeue"), &receiver,
-        [&release](JobContext&) {
-          while (!release.load()) QThread::msleep(1);
-          return 1;
-        },
-        [&](const int&) { clusterDone = true; });
+    startHeld(JobKind::Cluster, receiver, release, clusterDone);
     JobService::instance().start<int>(
         JobKind::Preview, QStringLiteral("preview"), &receiver, [](JobContext&) { return 2; },
         [&](const int&) { previewDone = true; });
@@ -77,13 +86,7 @@ class TestJobService : public QObject {
     std::atomic<bool> secondRan{false};
     bool firstDone = false;
     bool secondDone = false;
-    JobService::instance().start<int>(
-        JobKind::Preview, QStringLiteral("first"), &receiver,
-        [&release](JobContext&) {
-          while (!release.load()) QThread::msleep(1);
-          return 1;
-        },
-        [&](const int&) { firstDone = true; });
+    startHeld(JobKind::Preview, receiver, release, firstDone);
     const JobId second = JobService::instance().start<int>(
         JobKind::Preview, QStringLiteral("second"), &receiver,
         [&secondRan](JobContext&) {
