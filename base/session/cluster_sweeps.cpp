@@ -173,9 +173,14 @@ QStringList ClusterSweeps::followed() const {
   return folders;
 }
 
+// The run a landed file fills: not yet done. A run already shown failed or cancelled is filled
+// too: the file is the truth (on a network file system Slurm may report a task completed
+// before this machine sees its files).
 int ClusterSweeps::runOf(const QString& folder, int index) const {
   for (const RunRecord& run : m_runs->runs())
-    if (waitsIn(run, folder) && run.cluster->index == index) return run.id;
+    if (run.cluster && run.cluster->folder == folder && run.cluster->index == index &&
+        run.status != RunStatus::Done)
+      return run.id;
   return 0;
 }
 
@@ -194,7 +199,7 @@ void ClusterSweeps::onLanded(const QString& folder, int index, const QString& pa
 
 void ClusterSweeps::fill(int id, const RunRecord& landed) {
   const RunRecord* run = m_runs->run(id);
-  if (!run || !run->isActive() || !run->cluster) return;
+  if (!run || !run->cluster || run->status == RunStatus::Done) return;
   const QString folder = run->cluster->folder;
   m_runs->setPrivacyLabel(id, landed.privacyLabel);
   for (const EvalPoint& point : landed.evals) m_runs->appendEval(id, point);

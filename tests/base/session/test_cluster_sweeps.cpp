@@ -118,6 +118,25 @@ class TestClusterSweeps : public QObject {
     QTRY_VERIFY(sweeps.followed().isEmpty());                      // nothing left to wait for
   }
 
+  // Slurm may call a task completed before a network file system shows its run file here (the
+  // run then shows failed): the file, when it lands, is the truth.
+  void aLateFileOverrulesAFailure() {
+    QTemporaryDir tmp;
+    const QString dir = QDir(tmp.path()).filePath(QStringLiteral("sweep"));
+    QVERIFY(QDir().mkpath(dir));
+    RunModel model;
+    model.addRun(waitingRun(1, dir, 0));
+    model.addRun(waitingRun(2, dir, 1));
+    ClusterSweeps sweeps(&model);
+    sweeps.setIntervals(100, 0);
+    sweeps.follow();
+    model.setStatus(1, RunStatus::Failed, QStringLiteral("failed on the cluster (COMPLETED)"));
+    land(dir, 0);
+    QTRY_COMPARE(model.run(1)->status, RunStatus::Done);
+    QVERIFY(!model.run(1)->evals.empty());
+    QCOMPARE(model.run(2)->status, RunStatus::Running);  // its file has not landed
+  }
+
   void finishedRunsAreNotFollowed() {
     RunModel model;
     RunRecord done = waitingRun(1, QStringLiteral("/nonexistent/sweep"), 0);
