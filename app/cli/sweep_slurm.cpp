@@ -63,6 +63,13 @@ QStringList taskSweepArgs(const QCommandLineParser& parser, const QString& dir) 
   return args;
 }
 
+QString whyNotWithSlurm(const QString& flag) {
+  if (flag == QLatin1String("jobs"))
+    return QStringLiteral("each task trains --cpus-per-task runs at once");
+  if (flag == QLatin1String("run-files")) return QStringLiteral("the tasks always write run files");
+  return QStringLiteral("the job script shards the sweep; draw it once the runs have landed");
+}
+
 }  // namespace
 
 void addSlurmOptions(QCommandLineParser& parser, const QString& command) {
@@ -107,9 +114,8 @@ void checkSlurmFlagUse(const QCommandLineParser& parser, const QStringList& notW
   }
   for (const QString& flag : notWithSlurm)
     if (parser.isSet(flag))
-      throw UsageError(QStringLiteral("--%1: not with --slurm (the job script shards the sweep; "
-                                      "draw it once the runs have landed)")
-                           .arg(flag)
+      throw UsageError(QStringLiteral("--%1: not with --slurm (%2)")
+                           .arg(flag, whyNotWithSlurm(flag))
                            .toStdString());
   if (!parser.isSet(QStringLiteral("out")))
     throw UsageError("--out: required with --slurm (the folder the tasks write into)");
