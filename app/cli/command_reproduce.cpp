@@ -17,6 +17,7 @@
 #include "reproduce_html.h"
 #include "reproduce_plot.h"
 #include "reproduce_runs.h"
+#include "sweep_slurm.h"
 
 namespace epsilon::cli {
 
@@ -73,6 +74,7 @@ void addReproduceOptions(QCommandLineParser& parser) {
        QStringLiteral("Also write every run's JSON file (experiment + history).")},
       {QStringLiteral("quiet"), QStringLiteral("Do not print a line per finished run.")},
   });
+  addSlurmOptions(parser, QStringLiteral("reproduce"));
 }
 
 // Every run of every preset, planned so they all train in one pool.
@@ -174,6 +176,22 @@ int summarize(const std::vector<PresetOutcome>& outcomes, const QDir& out, doubl
   return kExitOk;
 }
 
+// `reproduce --slurm`: each preset is sent as its own sweep (`sweep --preset NAME [--quick]`,
+// one array task per run) into DIR/NAME, through the same submission as `sweep --slurm`.
+// The report needs every run: it is written by a `reproduce` run here, not by the cluster.
+int submitPresetsToSlurm(const QCommandLineParser& parser, const ReproducePlan& plan, bool quick) {
+  const SlurmRequest request = readSlurmRequest(parser);
+  const QDir out(parser.value(QStringLiteral("out")));
+  for (const PresetOutcome& o : plan.outcomes) {
+    QStringList args{QStringLiteral("--preset"), o.preset.name};
+    if (quick) args << QStringLiteral("--quick");
+    SlurmRequest each = request;
+    if (each.tasks) each.tasks = std::min(*each.tasks, static_cast<int>(o.points.size()));
+    submitToSlurm(each, {out.filePath(o.preset.name), args, {}, static_cast<int>(o.points.size())});
+  }
+  return kExitOk;
+}
+
 int runReproduce(const QStringList& arguments) {
   QCommandLineParser parser;
   addReproduceOptions(parser);
@@ -186,6 +204,11 @@ int runReproduce(const QStringList& arguments) {
     throw UsageError("--jobs: expected an integer in [1, 1024], got " + std::to_string(*jobs));
   const bool quick = parser.isSet(QStringLiteral("quick"));
   const std::vector<ui::Preset> presets = selectPresets(parser.value(QStringLiteral("only")));
+  checkSlurmFlagUse(parser, {QStringLiteral("jobs"), QStringLiteral("run-files")});
+  if (parser.isSet(QStringLiteral("slurm"))) {
+    DatasetCache cache;
+    return submitPresetsToSlurm(parser, planReproduce(presets, quick, cache), quick);
+  }
   requirePlotTool("reproduce");
   const QString outPath = parser.value(QStringLiteral("out"));
   if (!QDir().mkpath(outPath))

@@ -133,7 +133,7 @@ void addSweepOptions(QCommandLineParser& parser) {
                       "tuned epsilon (RDP; Papernot & Steinke 2022)."),
        QStringLiteral("DIST")},
   });
-  addSlurmOptions(parser);
+  addSlurmOptions(parser, QStringLiteral("sweep"));
 }
 
 // The flags that shape a sweep, each checked and named when wrong.
@@ -355,7 +355,8 @@ int runSweep(const QStringList& arguments) {
   addSweepOptions(parser);
   if (const auto exit = parseOrExplain(parser, arguments, QStringLiteral("sweep"))) return *exit;
   const SweepFlags flags = readSweepFlags(parser);
-  checkSlurmFlagUse(parser);
+  checkSlurmFlagUse(parser,
+                    {QStringLiteral("shard"), QStringLiteral("plot"), QStringLiteral("summary")});
   DatasetCache cache;
   SweepPlan plan = planSweep(parser, flags, cache);
   if (parser.isSet(QStringLiteral("slurm"))) {

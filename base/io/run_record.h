@@ -88,6 +88,13 @@ struct CanaryAuditRecord {
   double seconds = 0.0;  // training and attack
 };
 
+// Where a run sent to a Slurm cluster lands: its sweep's job folder (base/cluster/cluster_job.h)
+// and its index in the sweep (its run file is DIR/run-INDEX-….json).
+struct ClusterPlace {
+  QString folder;  // absolute
+  int index = 0;
+};
+
 struct RunRecord {
   int id = 0;
   QString name;
@@ -105,6 +112,7 @@ struct RunRecord {
   std::optional<AttackRecord> attack;            // absent: not attacked (e.g. older sessions)
   std::optional<CanaryAuditRecord> canaryAudit;  // absent: never audited with canaries
   std::optional<LiraRecord> lira;                // absent: never attacked with LiRA
+  std::optional<ClusterPlace> cluster;           // absent: trained here
 
   const EvalPoint* lastEval() const { return evals.empty() ? nullptr : &evals.back(); }
   bool isActive() const { return status == RunStatus::Queued || status == RunStatus::Running; }

@@ -53,6 +53,22 @@ std::vector<LossPoint> readLosses(JsonReader& r) {
   return losses;
 }
 
+// Optional "cluster": {"folder": DIR, "index": N} of a run sent to Slurm (absent in sessions
+// from before the cluster, and for runs trained here).
+QJsonObject clusterToJson(const ClusterPlace& place) {
+  return QJsonObject{{"folder", place.folder}, {"index", place.index}};
+}
+
+std::optional<ClusterPlace> clusterFromJson(JsonReader& run) {
+  if (!run.has(QStringLiteral("cluster"))) return std::nullopt;
+  JsonReader r = run.child(QStringLiteral("cluster"));
+  ClusterPlace place;
+  place.folder = r.string(QStringLiteral("folder"), true);
+  place.index = static_cast<int>(r.integer(QStringLiteral("index"), 0, 1e9, 0, true));
+  r.finish();
+  return place;
+}
+
 }  // namespace
 
 void throwSessionError(const QString& where, const QString& what) {
@@ -82,6 +98,7 @@ QJsonObject runToJson(const RunRecord& run) {
   if (run.canaryAudit)
     object.insert(QStringLiteral("canary_audit"), canaryAuditToJson(*run.canaryAudit));
   if (run.lira) object.insert(QStringLiteral("lira"), liraToJson(*run.lira));
+  if (run.cluster) object.insert(QStringLiteral("cluster"), clusterToJson(*run.cluster));
   return object;
 }
 
@@ -126,6 +143,12 @@ RunRecord runFromJson(const QJsonObject& o, const QString& where) {
   run.attack = attackFromJson(r, QStringLiteral("attack"));
   run.canaryAudit = canaryAuditFromJson(r, QStringLiteral("canary_audit"));
   run.lira = liraFromJson(r, QStringLiteral("lira"));
+  run.cluster = clusterFromJson(r);
+  // A run on a cluster goes on without this process: it waits for its run file again.
+  const QString stored = o.value(QStringLiteral("status")).toString();
+  if (run.cluster &&
+      (stored == runStatusName(RunStatus::Queued) || stored == runStatusName(RunStatus::Running)))
+    run.status = RunStatus::Queued;
   r.finish();
   return run;
 }

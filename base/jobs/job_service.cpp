@@ -27,6 +27,8 @@ const char* jobKindName(JobKind kind) {
       return "data-set load";
     case JobKind::Autosave:
       return "recovery copy";
+    case JobKind::Cluster:
+      return "cluster sweep";
   }
   return "job";
 }
@@ -66,11 +68,16 @@ JobService& JobService::instance() {
 }
 
 JobService::JobService()
-    : m_quick(std::make_unique<QThreadPool>()), m_heavy(std::make_unique<QThreadPool>()) {
+    : m_quick(std::make_unique<QThreadPool>()),
+      m_heavy(std::make_unique<QThreadPool>()),
+      m_waiting(std::make_unique<QThreadPool>()) {
   // Quick work has one thread of its own (a preview never waits for a training step); heavy
   // work's threads only wait while the runner's threads do it (JobRunner::execute).
   m_quick->setMaxThreadCount(1);
   m_heavy->setMaxThreadCount(2);
+  // Work that waits on other programs (Slurm's commands, up to their time limit) has a thread
+  // of its own too, so that an unreachable controller never holds up a preview.
+  m_waiting->setMaxThreadCount(1);
 }
 
 JobService::~JobService() {
@@ -80,6 +87,7 @@ JobService::~JobService() {
   }
   m_quick->waitForDone();
   m_heavy->waitForDone();
+  m_waiting->waitForDone();
   m_runner.reset();  // cancels and joins every training run
   if (g_instance == this) g_instance = nullptr;
 }
@@ -117,7 +125,10 @@ JobId JobService::startWork(JobKind kind, const QString& label, QObject* receive
     job->context.m_id = job->info.id;
     m_jobs[job->info.id] = job;
   }
-  (isHeavy(kind) ? m_heavy : m_quick)->start([this, job] { run(job); });
+  QThreadPool* lane = isHeavy(kind)              ? m_heavy.get()
+                      : kind == JobKind::Cluster ? m_waiting.get()
+                                                 : m_quick.get();
+  lane->start([this, job] { run(job); });
   Q_EMIT jobsChanged();
   return job->info.id;
 }
@@ -197,6 +208,7 @@ void JobService::postProgress(JobId id, double fraction, const QString& message)
 void JobService::waitForIdle() {
   m_quick->waitForDone();
   m_heavy->waitForDone();
+  m_waiting->waitForDone();
   QCoreApplication::sendPostedEvents(this);
 }
 

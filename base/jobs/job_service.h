@@ -1,7 +1,8 @@
 // JobService: the one way EpsilonLab runs long work — training runs, membership attacks,
-// canary audits, privacy previews, "Fix ε" calibrations and data-set loads — with one thread
-// budget, one rule for cancelling, one rule for results that arrive too late, and progress
-// for each job (docs/ARCHITECTURE.md, "Threading").
+// canary audits, privacy previews, "Fix ε" calibrations, data-set loads and the Slurm
+// commands and run files of sweeps on a cluster — with one thread budget, one rule for cancelling,
+// one rule for results that arrive too late, and progress for each job (docs/ARCHITECTURE.md,
+// "Threading").
 //
 // Lanes, inside one budget of N threads (N = all cores unless set):
 //   - training runs go to the JobRunner (a tbb::task_arena of N threads);
@@ -9,7 +10,10 @@
 //     JobRunner::execute, so it queues behind the runs like one more run;
 //   - quick interactive work (previews, calibrations, attacks of a finished run, data-set
 //     loads, the session's recovery copy) runs on one thread of its own, so a slider never waits
-//     for a training step.
+//     for a training step;
+//   - work that waits on other programs (a cluster sweep's sbatch, squeue, scontrol and
+//     scancel, each with a time limit, and its landed run files) runs on one more thread, so
+//     an unreachable Slurm controller never holds up a preview.
 // Results come back on the receiver's thread (the GUI thread), only if the receiver still
 // exists and the job was not cancelled; for a LatestRequest, only if it is still the newest.
 // The service is process-wide (instance()); it is destroyed with the QCoreApplication, after
@@ -36,7 +40,7 @@ class JobRunner;
 
 namespace epsilon::ui {
 
-enum class JobKind { Training, Attack, Audit, Preview, Calibration, DatasetLoad, Autosave };
+enum class JobKind { Training, Attack, Audit, Preview, Calibration, DatasetLoad, Autosave, Cluster };
 const char* jobKindName(JobKind kind);
 
 using JobId = long long;
@@ -126,6 +130,7 @@ class JobService : public QObject {
   int m_threads = 0;
   std::unique_ptr<QThreadPool> m_quick;
   std::unique_ptr<QThreadPool> m_heavy;
+  std::unique_ptr<QThreadPool> m_waiting;  // work that waits on other programs (Slurm)
   std::unique_ptr<train::JobRunner> m_runner;
 };
 

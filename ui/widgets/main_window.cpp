@@ -295,7 +295,7 @@ void MainWindow::buildRunMenu() {
   start->setToolTip(tr("Train the panel's experiment as a new run"));
   run->addAction(tr("&Sweep…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), this, [this] {
     SweepDialog dialog(m_panel->config(), this);
-    if (dialog.exec() == QDialog::Accepted) startSweep(dialog.points());
+    if (dialog.exec() == QDialog::Accepted) startSweepFrom(dialog);
   });
   m_liveAction = run->addAction(tr("&Live mode"));
   m_liveAction->setCheckable(true);

@@ -24,6 +24,7 @@ namespace epsilon::ui {
 
 class AttackController;
 class AttackView;
+class ClusterSweeps;
 class ChartPanel;
 class DecisionBoundaryView;
 class ExperimentPanel;
@@ -34,6 +35,7 @@ class RunModel;
 class Session;
 class SessionHistory;
 class RunsView;
+class SweepDialog;
 class TrainingController;
 
 class MainWindow : public QMainWindow {
@@ -72,6 +74,7 @@ class MainWindow : public QMainWindow {
   bool showTab(const QString& name);
   SessionHistory* undoStack() const { return m_undo; }
   Session* session() const { return m_session; }
+  ClusterSweeps* clusterSweeps() const { return m_clusterSweeps; }
   QString lastError() const { return m_lastError; }
 
   // The actions, without dialogs (tests and scripts call these).
@@ -80,6 +83,9 @@ class MainWindow : public QMainWindow {
   int startRun(bool live = false);
   // Starts every point of a sweep as a run; progress for the whole sweep shows in the status bar.
   QList<int> startSweep(const std::vector<train::SweepPoint>& points);
+  // The Sweep dialog's sweep: here (startSweep) or sent to Slurm (ClusterSweeps::submit), the
+  // runs queued at once either way.
+  QList<int> startSweepFrom(const SweepDialog& dialog);
   void cancelSweep();
   // Runs a built-in preset (by name) as the document did: a sweep of runs, or for an
   // accountant-only preset its ε curves at once. Returns the runs' ids; empty with the
@@ -179,9 +185,10 @@ class MainWindow : public QMainWindow {
   QProgressBar* m_sweepProgress = nullptr;
   QPushButton* m_sweepCancel = nullptr;
   QList<int> m_sweepRuns;
-  double m_paceSeconds = -1.0;  // < 0: each config's own pace
-  QString m_sessionPath;        // the session (or run file, run folder) last opened or saved
-  QString m_saveSuggestion;     // what Save session proposes (never a run file or folder)
+  ClusterSweeps* m_clusterSweeps = nullptr;  // sweeps sent to Slurm, followed as they land
+  double m_paceSeconds = -1.0;               // < 0: each config's own pace
+  QString m_sessionPath;     // the session (or run file, run folder) last opened or saved
+  QString m_saveSuggestion;  // what Save session proposes (never a run file or folder)
   QString m_lastError;
   QString m_pendingFolder;
   int m_readoutRun = 0;  // the run the Privacy budget readout describes (0: the panel's settings)

@@ -21,6 +21,7 @@
 #include "base/io/run_file.h"
 #include "base/io/run_verification.h"
 #include "base/io/session_file.h"
+#include "base/session/cluster_sweeps.h"
 #include "base/session/dataset_store.h"
 #include "base/session/run_model.h"
 #include "base/session/session.h"
@@ -75,6 +76,7 @@ QString MainWindow::openSessionFrom(const QString& path) {
   const auto count = runs.size();
   const auto forged = std::count_if(runs.begin(), runs.end(), hasEpsilonMismatch);
   for (auto& r : runs) m_runs->addRun(std::move(r));
+  m_clusterSweeps->follow();  // runs still waiting for a cluster's job go on waiting
   m_charts->redrawNow();
   m_sessionPath = path;
   m_saveSuggestion = saveSuggestionAfterOpening(path);

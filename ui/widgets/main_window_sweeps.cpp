@@ -12,12 +12,15 @@
 #include "base/io/number_format.h"
 #include "base/io/preset_file.h"
 #include "base/io/run_conversion.h"
+#include "base/session/cluster_sweeps.h"
 #include "base/session/run_model.h"
 #include "core/data/registry.h"
 #include "core/train/config_check.h"
 #include "ui/charts/run_naming.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/main_window.h"
+#include "ui/widgets/runs_view.h"
+#include "ui/widgets/sweep_dialog.h"
 #include "ui/widgets/training_controller.h"
 
 namespace epsilon::ui {
@@ -81,6 +84,25 @@ void MainWindow::buildSweepStatus() {
   m_sweepCancel = new QPushButton(tr("Cancel sweep"), this);
   m_sweepCancel->setToolTip(tr("Stop every run of the sweep that is still queued or training"));
   connect(m_sweepCancel, &QPushButton::clicked, this, &MainWindow::cancelSweep);
+  m_clusterSweeps = new ClusterSweeps(m_runs, this);
+  connect(m_clusterSweeps, &ClusterSweeps::failed, this,
+          [this](const QString& folder, const QString& message) {
+            showError(tr("Cannot send the sweep to Slurm (%1)").arg(folder), message);
+          });
+  connect(m_clusterSweeps, &ClusterSweeps::submitted, this,
+          [this](const QString& folder, const QString& job) {
+            statusBar()->showMessage(
+                tr("Submitted Slurm job %1; its runs land in %2").arg(job, folder), 15000);
+          });
+  // The Runs table's Cancel: scancel for runs on a cluster (the controller stops the others).
+  connect(m_runsView, &RunsView::cancelRequested, m_clusterSweeps, &ClusterSweeps::cancel);
+  connect(m_runsView, &RunsView::cancelAllRequested, this, [this] {
+    QList<int> ids;
+    for (const RunRecord& run : m_runs->runs()) ids << run.id;
+    m_clusterSweeps->cancel(ids);
+  });
+  // Runs on a cluster finish without the controller: the model's changes move the progress.
+  connect(m_runs, &QAbstractItemModel::dataChanged, this, &MainWindow::updateSweepProgress);
   statusBar()->addPermanentWidget(m_sweepProgress);
   statusBar()->addPermanentWidget(m_sweepCancel);
   m_sweepProgress->hide();
@@ -135,8 +157,26 @@ QList<int> MainWindow::startSweep(const std::vector<train::SweepPoint>& points) 
   return ids;
 }
 
+QList<int> MainWindow::startSweepFrom(const SweepDialog& dialog) {
+  if (!dialog.runOnCluster()) return startSweep(dialog.points());
+  ClusterSweepRequest request;
+  request.base = m_panel->config();
+  request.axes = dialog.axes();
+  request.points = dialog.points();
+  std::vector<train::ExperimentConfig> configs;
+  for (const auto& point : request.points) configs.push_back(point.config);
+  request.names = namesForNewRuns(*m_runs, configs);
+  request.folder = dialog.jobFolder();
+  request.cli = dialog.nodeCli();
+  request.settings = dialog.slurmSettings();
+  m_sweepRuns = m_clusterSweeps->submit(request);
+  updateSweepProgress();
+  return m_sweepRuns;
+}
+
 void MainWindow::cancelSweep() {
   for (int id : m_sweepRuns) m_controller->cancel(id);
+  m_clusterSweeps->cancel(m_sweepRuns);  // scancel, for runs on a cluster
 }
 
 int MainWindow::sweepRemaining() const {

@@ -12,6 +12,21 @@
 using namespace epsilon;
 using namespace epsilon::ui;
 
+namespace {
+
+// A job of `kind` that holds its lane until `release`, then sets `done` when delivered.
+void startHeld(JobKind kind, QObject& receiver, std::atomic<bool>& release, bool& done) {
+  JobService::instance().start<int>(
+      kind, QStringLiteral("held"), &receiver,
+      [&release](JobContext&) {
+        while (!release.load()) QThread::msleep(1);
+        return 1;
+      },
+      [&done](const int&) { done = true; });
+}
+
+}  // namespace
+
 class TestJobService : public QObject {
   Q_OBJECT
  private Q_SLOTS:
@@ -35,6 +50,23 @@ class TestJobService : public QObject {
     QVERIFY(workerThread != QThread::currentThread());
   }
 
+  // A Slurm command that hangs (an unreachable controller) holds up no preview: cluster work
+  // has a lane of its own.
+  void aWaitingClusterJobHoldsUpNoPreview() {
+    QObject receiver;
+    std::atomic<bool> release{false};
+    bool clusterDone = false;
+    bool previewDone = false;
+    startHeld(JobKind::Cluster, receiver, release, clusterDone);
+    JobService::instance().start<int>(
+        JobKind::Preview, QStringLiteral("preview"), &receiver, [](JobContext&) { return 2; },
+        [&](const int&) { previewDone = true; });
+    QTRY_VERIFY(previewDone);
+    QVERIFY(!clusterDone);
+    release = true;
+    QTRY_VERIFY(clusterDone);
+  }
+
   void anExceptionReachesFailedWithItsMessage() {
     QObject receiver;
     QString message;
@@ -54,13 +86,7 @@ class TestJobService : public QObject {
     std::atomic<bool> secondRan{false};
     bool firstDone = false;
     bool secondDone = false;
-    JobService::instance().start<int>(
-        JobKind::Preview, QStringLiteral("first"), &receiver,
-        [&release](JobContext&) {
-          while (!release.load()) QThread::msleep(1);
-          return 1;
-        },
-        [&](const int&) { firstDone = true; });
+    startHeld(JobKind::Preview, receiver, release, firstDone);
     const JobId second = JobService::instance().start<int>(
         JobKind::Preview, QStringLiteral("second"), &receiver,
         [&secondRan](JobContext&) {

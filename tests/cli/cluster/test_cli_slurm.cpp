@@ -100,28 +100,48 @@ class TestCliSlurm : public QObject {
     m_config = epsilon::test::writeCircleExperiment(m_tmp.path());
   }
 
+  // "Done when": an 8-run sweep as an array of 8 tasks, at most 2 at a time, lands 8 run files
+  // identical to the local sweep's in every number and setting. Not byte for byte: a run file
+  // holds its wall-clock seconds (elapsed_seconds) and the run id its process gave it (run);
+  // everything else (experiment, every evaluation's accuracy, loss, ε, σ, clip norm, the losses,
+  // the privacy statement) must be equal. Prints both wall times.
   void sweepLandsEveryRunFile() {
     const QString dir = m_tmp.filePath("cluster");
-    CliOutcome o =
-        runCli(sweepArgs(m_config) + QStringList{"--slurm", "--max-parallel", "2", "--out", dir});
+    const QStringList args{
+        "sweep",    "--config",        m_config, "--param", "noise_multiplier=0.5,1,2,4",
+        "--param2", "clip_norm=0.5,1", "--quiet"};
+    QElapsedTimer clock;
+    clock.start();
+    CliOutcome o = runCli(args + QStringList{"--slurm", "--max-parallel", "2", "--out", dir});
     QVERIFY2(o.exitCode == 0, qPrintable(o.err));
     QVERIFY(!o.jsonLines().value(0)["job"].toString().isEmpty());
-    QVERIFY(QFile::exists(dir + "/epsilonlab.sbatch"));
-    o = runCli({"cluster", "wait", dir, "--timeout", "240"}, 300000);
+    QCOMPARE(o.jsonLines().value(0)["tasks"].toInt(), 8);
+    QFile script(dir + "/epsilonlab.sbatch");
+    QVERIFY(script.open(QIODevice::ReadOnly));
+    QVERIFY(script.readAll().contains("#SBATCH --array=1-8%2"));
+    o = runCli({"cluster", "wait", dir, "--timeout", "400"}, 450000);
+    const double clusterSeconds = clock.elapsed() / 1000.0;
     QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
-    QVERIFY2(o.out.contains("tasks: 3 done"), qPrintable(o.out));
-    QCOMPARE(runFiles(dir).size(), 3);
+    QVERIFY2(o.out.contains("tasks: 8 done"), qPrintable(o.out));
+    QCOMPARE(runFiles(dir).size(), 8);
 
     const QString local = m_tmp.filePath("local");
-    o = runCli(sweepArgs(m_config) + QStringList{"--jobs", "2", "--out", local});
+    clock.restart();
+    o = runCli(args + QStringList{"--jobs", "2", "--out", local}, 450000);
+    const double localSeconds = clock.elapsed() / 1000.0;
     QVERIFY2(o.exitCode == 0, qPrintable(o.err));
     QCOMPARE(runFiles(dir), runFiles(local));
     for (const QString& name : runFiles(dir)) {
       const auto record = epsilon::ui::readRunFile(QDir(dir).filePath(name));  // valid
       QCOMPARE(record.status, epsilon::ui::readRunFile(QDir(local).filePath(name)).status);
+      QVERIFY(!record.evals.empty());
       QCOMPARE(withoutTimings(readJson(QDir(dir).filePath(name))),
                withoutTimings(readJson(QDir(local).filePath(name))));
     }
+    qInfo(
+        "8-run sweep: Slurm array (2 at a time, submit to last run file) %.1f s; "
+        "the same sweep here with --jobs 2: %.1f s",
+        clusterSeconds, localSeconds);
     // One sweep per folder: submitting into it again is refused, naming the job.
     o = runCli(sweepArgs(m_config) + QStringList{"--slurm", "--out", dir});
     QCOMPARE(o.exitCode, 2);
@@ -193,6 +213,36 @@ class TestCliSlurm : public QObject {
     o = runCli({"cluster", "cancel", dir});
     QCOMPARE(o.exitCode, 0);
     QCOMPARE(o.jsonLines().value(0)["cancelled"].toString(), QString());
+  }
+
+  // `reproduce --slurm` sends each preset as its own array (the same submission as sweep's)
+  // into DIR/PRESET; its run files are those of `sweep --preset` run here.
+  void reproduceSendsEachPreset() {
+    const QString out = m_tmp.filePath("reproduce");
+    const QString preset = "report-fig6-epsilon-epochs";  // accountant only: quick
+    CliOutcome o = runCli(
+        {"reproduce", "--out", out, "--quick", "--only", preset, "--slurm", "--max-parallel", "2"});
+    QVERIFY2(o.exitCode == 0, qPrintable(o.err));
+    const QJsonObject line = o.jsonLines().value(0);
+    const QString dir = QDir(out).filePath(preset);
+    QCOMPARE(line["folder"].toString(), dir);
+    QVERIFY(line["runs"].toInt() > 1);
+    o = runCli({"cluster", "wait", dir, "--timeout", "240"}, 300000);
+    QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
+    const QString local = m_tmp.filePath("reproduce-local");
+    o = runCli({"sweep", "--preset", preset, "--quick", "--quiet", "--out", local});
+    QVERIFY2(o.exitCode == 0, qPrintable(o.err));
+    QCOMPARE(runFiles(dir).size(), line["runs"].toInt());
+    QCOMPARE(runFiles(dir), runFiles(local));
+    for (const QString& name : runFiles(dir))
+      QCOMPARE(withoutTimings(readJson(QDir(dir).filePath(name))),
+               withoutTimings(readJson(QDir(local).filePath(name))));
+    // Not with --jobs (the tasks take --cpus-per-task): refused before anything is made.
+    o = runCli(
+        {"reproduce", "--out", m_tmp.filePath("r2"), "--only", preset, "--slurm", "--jobs", "2"});
+    QCOMPARE(o.exitCode, 2);
+    QVERIFY2(o.err.contains("--jobs: not with --slurm"), qPrintable(o.err));
+    QVERIFY(!QFileInfo::exists(m_tmp.filePath("r2")));
   }
 
   void wholeSweepIsCancelled() {
