@@ -1,6 +1,7 @@
 #include "base/io/class_accuracy.h"
 
 #include <QObject>
+#include <QStringList>
 #include <cmath>
 
 #include "base/io/number_format.h"
@@ -38,6 +39,17 @@ QString describeClassExtremes(const RunRecord& run) {
       .arg(formatPercent(extremes->worstAccuracy))
       .arg(extremes->best)
       .arg(formatPercent(extremes->bestAccuracy));
+}
+
+QString describeClassAccuracies(const RunRecord& run) {
+  if (describeClassExtremes(run).isEmpty()) return {};
+  QStringList lines{QObject::tr("Test accuracy per class at the last evaluation:")};
+  const std::vector<double>& classes = run.lastEval()->classAccuracy;
+  for (std::size_t k = 0; k < classes.size(); ++k)
+    lines << (std::isnan(classes[k])
+                  ? QObject::tr("class %1: no test example").arg(k)
+                  : QObject::tr("class %1: %2").arg(k).arg(formatPercent(classes[k])));
+  return lines.join(QLatin1Char('\n'));
 }
 
 }  // namespace epsilon::ui

@@ -24,5 +24,8 @@ std::optional<ClassExtremes> classExtremes(const std::vector<double>& classAccur
 // "worst 8: 71.2% · best 1: 98.5%" at the run's last evaluation; empty when it recorded no
 // per-class accuracy (a run from a file written before EpsilonLab kept it, or not evaluated).
 QString describeClassExtremes(const RunRecord& run);
+// One line per class at the run's last evaluation ("class 3: 91.2%", "class 5: no test
+// example"), after a heading; empty like describeClassExtremes.
+QString describeClassAccuracies(const RunRecord& run);
 
 }  // namespace epsilon::ui

@@ -86,8 +86,7 @@ QVariant RunModel::data(const QModelIndex& index, int role) const {
         return last && last->classAccuracy.empty()
                    ? tr("No per-class accuracy recorded for this run (a file from before "
                         "EpsilonLab kept it): this view is empty for it.")
-                   : tr("Test accuracy of the run's worst and best class (by label) at its last "
-                        "evaluation: privacy costs some classes more than others.");
+                   : describeClassAccuracies(run);
       break;
     case TimeColumn:
       if (role == Qt::DisplayRole) return formatDuration(run.elapsedSeconds);

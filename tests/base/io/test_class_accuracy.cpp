@@ -65,6 +65,9 @@ class TestClassAccuracy : public QObject {
     model.addRun(runs[0]);
     QCOMPARE(model.index(0, RunModel::ClassesColumn).data().toString(),
              QStringLiteral("worst 2: 50.0% · best 0: 90.0%"));
+    QCOMPARE(model.index(0, RunModel::ClassesColumn).data(Qt::ToolTipRole).toString(),
+             QStringLiteral("Test accuracy per class at the last evaluation:\nclass 0: 90.0%\n"
+                            "class 1: no test example\nclass 2: 50.0%"));
   }
 
   void olderFilesOpenWithAnEmptyView() {
