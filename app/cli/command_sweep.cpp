@@ -118,7 +118,8 @@ void addSweepOptions(QCommandLineParser& parser) {
       {QStringLiteral("out"), QStringLiteral("Folder for the run files and summary.csv."),
        QStringLiteral("DIR")},
       {QStringLiteral("plot"),
-       QStringLiteral("Draw the GUI's four charts of all runs (.png, .svg or .pdf)."),
+       QStringLiteral("Draw the GUI's four charts of all runs (.png, .svg or .pdf); with "
+                      "--param, also the sweep map into FILE-map (same suffix)."),
        QStringLiteral("FILE")},
       {QStringLiteral("shard"),
        QStringLiteral("Run only the K-th of N slices (points whose index mod N is K-1)."),
@@ -269,7 +270,10 @@ int reportSweep(const QCommandLineParser& parser, const SweepFlags& flags, const
     const QString caption = plan.preset
                                 ? plan.preset->name
                                 : QFileInfo(parser.value(QStringLiteral("config"))).fileName();
-    const QString error = plotRunGrid(plan.points, results, flags.plot, caption);
+    QString error = plotRunGrid(plan.points, results, flags.plot, caption);
+    // A sweep of --param (and --param2) is also drawn as a map beside the grid.
+    if (error.isEmpty() && !flags.axes.empty())
+      error = plotSweepMap(plan.points, results, sweepMapPath(flags.plot));
     if (!error.isEmpty()) {
       QTextStream(stderr) << "epsilonlab-cli sweep: --plot: " << error << "\n";
       exitCode = kExitFailure;

@@ -118,6 +118,17 @@ QString plotRunGrid(const std::vector<train::SweepPoint>& points,
   return plotRecords(recordsOf(points, results), path, caption, {}, size, dpi);
 }
 
+QString sweepMapPath(const QString& plotPath) {
+  const QFileInfo info(plotPath);
+  return info.dir().filePath(info.completeBaseName() + QStringLiteral("-map.") + info.suffix());
+}
+
+QString plotSweepMap(const std::vector<train::SweepPoint>& points,
+                     const std::vector<train::RunResult>& results, const QString& path, QSize size,
+                     int dpi) {
+  return plotRecords(recordsOf(points, results), path, {}, QStringLiteral("sweep-map"), size, dpi);
+}
+
 QString plotOneChart(const std::vector<train::SweepPoint>& points,
                      const std::vector<train::RunResult>& results, const QString& chart,
                      const QString& path, const QString& caption, QSize size, int dpi) {

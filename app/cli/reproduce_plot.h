@@ -34,6 +34,13 @@ QString plotRunGrid(const std::vector<train::SweepPoint>& points,
                     const std::vector<train::RunResult>& results, const QString& path,
                     const QString& caption, QSize size = {1400, 950}, int dpi = 110);
 
+// The sweep map of the runs (ui/charts/sweep_map_chart.h): final accuracy over the swept
+// parameters with iso-ε lines. sweepMapPath: where `sweep --plot FILE` puts it, FILE-map.EXT.
+QString sweepMapPath(const QString& plotPath);
+QString plotSweepMap(const std::vector<train::SweepPoint>& points,
+                     const std::vector<train::RunResult>& results, const QString& path,
+                     QSize size = {1200, 800}, int dpi = 110);
+
 // One of the four charts alone (e.g. "epsilon-vs-epoch" for an accountant-only preset).
 QString plotOneChart(const std::vector<train::SweepPoint>& points,
                      const std::vector<train::RunResult>& results, const QString& chart,

@@ -56,7 +56,7 @@ struct Flags {
       QStringLiteral("Bring a view to the front: gradient-norms, model, help, lesson."),
       QStringLiteral("name")};
   QCommandLineOption tab{QStringLiteral("tab"),
-                         QStringLiteral("Show this central tab: charts or attack."),
+                         QStringLiteral("Show this central tab: charts, attack or \"sweep map\"."),
                          QStringLiteral("name")};
   QCommandLineOption screenshot{
       QStringLiteral("screenshot"),
@@ -143,7 +143,7 @@ int main(int argc, char* argv[]) {
     }
   }
   if (parser.isSet(flags.tab) && !window.showTab(parser.value(flags.tab))) {
-    std::fprintf(stderr, "epsilonlab: --tab: expected charts or attack, got '%s'\n",
+    std::fprintf(stderr, "epsilonlab: --tab: expected charts, attack or \"sweep map\", got '%s'\n",
                  qPrintable(parser.value(flags.tab)));
     return 2;
   }

@@ -1,6 +1,6 @@
 // epsilonlab-plot: renders the runs of an EpsilonLab session file into the GUI's charts (the
-// 2×2 grid, or one chart with --chart) as PNG, SVG or PDF. Exit status 0 on success, 2 on a
-// bad flag or an unreadable file (the message names it).
+// 2×2 grid, or one chart or the sweep map with --chart) as PNG, SVG or PDF. Exit status 0 on
+// success, 2 on a bad flag or an unreadable file (the message names it).
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTextStream>
@@ -74,7 +74,8 @@ int main(int argc, char* argv[]) {
        QStringLiteral("FILE")},
       {QStringLiteral("chart"),
        QStringLiteral("One chart only: accuracy-vs-epoch, epsilon-vs-epoch, accuracy-vs-epsilon, "
-                      "loss-vs-step."),
+                      "loss-vs-step, or sweep-map (final accuracy over the one or two swept "
+                      "parameters, with iso-epsilon lines)."),
        QStringLiteral("NAME")},
       {QStringLiteral("figure"),
        QStringLiteral(

@@ -1,5 +1,6 @@
 #include "base/io/eval_point_json.h"
 
+#include <QJsonArray>
 #include <cmath>
 
 namespace epsilon::ui {
@@ -13,18 +14,24 @@ const QStringList& evalPointKeys() {
 }
 
 QJsonObject evalPointToJson(const EvalPoint& e) {
-  return QJsonObject{{"step", static_cast<double>(e.step)},
-                     {"epoch", numberToJson(e.epoch)},
-                     {"train_loss", numberToJson(e.trainLoss)},
-                     {"test_accuracy", numberToJson(e.testAccuracy)},
-                     {"test_loss", numberToJson(e.testLoss)},
-                     {"epsilon", numberToJson(e.epsilon)},
-                     {"nominal_epsilon", numberToJson(e.nominalEpsilon)},
-                     {"sigma", numberToJson(e.sigma)},
-                     {"clip_norm", numberToJson(e.clipNorm)},
-                     {"fraction_clipped", numberToJson(e.fractionClipped)},
-                     {"gradient_norm", numberToJson(e.gradientNorm)},
-                     {"elapsed_seconds", numberToJson(e.elapsedSeconds)}};
+  QJsonObject o{{"step", static_cast<double>(e.step)},
+                {"epoch", numberToJson(e.epoch)},
+                {"train_loss", numberToJson(e.trainLoss)},
+                {"test_accuracy", numberToJson(e.testAccuracy)},
+                {"test_loss", numberToJson(e.testLoss)},
+                {"epsilon", numberToJson(e.epsilon)},
+                {"nominal_epsilon", numberToJson(e.nominalEpsilon)},
+                {"sigma", numberToJson(e.sigma)},
+                {"clip_norm", numberToJson(e.clipNorm)},
+                {"fraction_clipped", numberToJson(e.fractionClipped)},
+                {"gradient_norm", numberToJson(e.gradientNorm)},
+                {"elapsed_seconds", numberToJson(e.elapsedSeconds)}};
+  if (!e.classAccuracy.empty()) {
+    QJsonArray classes;
+    for (double a : e.classAccuracy) classes.append(numberToJson(a));
+    o.insert(QStringLiteral("class_accuracy"), classes);
+  }
+  return o;
 }
 
 namespace {
@@ -34,6 +41,27 @@ double numberAlias(JsonReader& r, const QString& key, const QString& oldKey, dou
   if (r.has(key) && r.has(oldKey))
     r.fail(oldKey, QStringLiteral("given twice (also as '%1')").arg(key));
   return r.has(oldKey) ? r.numberOrNull(oldKey, fallback) : r.numberOrNull(key, fallback);
+}
+
+// Per-class accuracies: fractions in [0, 1] or null (a class without test examples).
+std::vector<double> classAccuracyFromJson(JsonReader& r) {
+  const QString key = QStringLiteral("class_accuracy");
+  const QJsonArray array = r.array(key);
+  constexpr qsizetype kMaxClasses = 100000;
+  if (array.size() > kMaxClasses)
+    r.fail(
+        key,
+        QStringLiteral("expected at most %1 classes, got %2").arg(kMaxClasses).arg(array.size()));
+  std::vector<double> out;
+  out.reserve(static_cast<std::size_t>(array.size()));
+  for (qsizetype i = 0; i < array.size(); ++i) {
+    const QJsonValue v = array.at(i);
+    if (!v.isNull() && !(v.isDouble() && v.toDouble() >= 0 && v.toDouble() <= 1))
+      r.expected(QStringLiteral("%1[%2]").arg(key).arg(i),
+                 QStringLiteral("a fraction in [0, 1] or null"), v);
+    out.push_back(v.isNull() ? kNaN : v.toDouble());
+  }
+  return out;
 }
 
 }  // namespace
@@ -57,6 +85,7 @@ EvalPoint evalPointFromJson(JsonReader& r) {
                                e.gradientNorm);
   e.elapsedSeconds = numberAlias(r, QStringLiteral("elapsed_seconds"), QStringLiteral("elapsed_s"),
                                  e.elapsedSeconds);
+  e.classAccuracy = classAccuracyFromJson(r);  // absent in older files: empty
   return e;
 }
 

@@ -1,8 +1,10 @@
 // The one JSON schema of an evaluation point, shared by session files, run files and the
 // CLI's JSON lines. Written names: step, epoch, train_loss, test_accuracy, test_loss, epsilon,
 // nominal_epsilon, sigma, clip_norm, fraction_clipped, gradient_norm, elapsed_seconds; NaN is
-// null and ∞ is "inf". Older files still read: elapsed_s and mean_grad_norm (run files also
-// wrote ∞ as null: readRunFile turns such an ε back into ∞).
+// null and ∞ is "inf"; class_accuracy, the test accuracy per class (an array, null for a class
+// without test examples), when the run recorded it (older files have none). Older files still read:
+// elapsed_s and mean_grad_norm (run files also wrote ∞ as null: readRunFile turns such an ε back
+// into ∞).
 #pragma once
 
 #include <QJsonObject>
@@ -19,7 +21,8 @@ QJsonObject evalPointToJson(const EvalPoint& point);
 // Throws ConfigError naming the key path.
 EvalPoint evalPointFromJson(JsonReader& r);
 
-// The written names, in column order (CSV headers use them too).
+// The written names of the numbers, in column order (CSV headers use them too; the per-class
+// array is not a column).
 const QStringList& evalPointKeys();
 
 }  // namespace epsilon::ui

@@ -44,6 +44,7 @@ EvalPoint toEvalPoint(const train::ProgressEvent& e) {
   p.trainLoss = e.trainLoss;
   p.testAccuracy = e.testAccuracy;
   p.testLoss = e.testLoss;
+  p.classAccuracy = e.classAccuracy;
   p.epsilon = e.privacy.epsilon;
   p.nominalEpsilon = e.privacy.nominalEpsilon.value_or(kNaN);
   p.sigma = e.sigma;

@@ -35,6 +35,9 @@ struct EvalPoint {
   double fractionClipped = kNaN;
   double gradientNorm = kNaN;
   double elapsedSeconds = 0;
+  // Test accuracy per class, in label order (NaN: no test example of that class); empty for
+  // runs recorded before EpsilonLab kept it.
+  std::vector<double> classAccuracy;
 };
 
 // The mean training loss of one lot.

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "base/io/class_accuracy.h"
 #include "base/io/config_diff.h"
 #include "base/io/experiment_json.h"
 #include "base/io/number_format.h"
@@ -32,6 +33,8 @@ QVariant RunModel::headerData(int section, Qt::Orientation orientation, int role
       return tr("Test accuracy");
     case EpsilonColumn:
       return tr("ε");
+    case ClassesColumn:
+      return tr("Worst / best class");
     case TimeColumn:
       return tr("Time");
   }
@@ -76,6 +79,14 @@ QVariant RunModel::data(const QModelIndex& index, int role) const {
       if (role == Qt::DisplayRole && last) return formatEpsilon(last->epsilon);
       if (role == Qt::ToolTipRole) return run.privacyLabel;
       if (role == Qt::TextAlignmentRole) return int(Qt::AlignRight | Qt::AlignVCenter);
+      break;
+    case ClassesColumn:
+      if (role == Qt::DisplayRole) return describeClassExtremes(run);
+      if (role == Qt::ToolTipRole)
+        return last && last->classAccuracy.empty()
+                   ? tr("No per-class accuracy recorded for this run (a file from before "
+                        "EpsilonLab kept it): this view is empty for it.")
+                   : describeClassAccuracies(run);
       break;
     case TimeColumn:
       if (role == Qt::DisplayRole) return formatDuration(run.elapsedSeconds);

@@ -21,6 +21,7 @@ class RunModel : public QAbstractTableModel {
     ParametersColumn,
     AccuracyColumn,
     EpsilonColumn,
+    ClassesColumn,  // the worst and best class at the last evaluation (who pays for privacy)
     TimeColumn,
     ColumnCount
   };

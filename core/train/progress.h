@@ -43,6 +43,7 @@ struct ProgressEvent {
   double trainLoss = kNotMeasured;     // mean lot loss over the steps since the last evaluation
   double testAccuracy = kNotMeasured;  // in [0, 1]
   double testLoss = kNotMeasured;
+  std::vector<double> classAccuracy{};  // evaluations: per class, as train::Evaluation has it
   privacy::PrivacyStatement privacy{};  // evaluations: what the run has spent so far
 
   double sigma = kNotMeasured;          // σ_t of the last step (the total multiplier)

@@ -189,6 +189,7 @@ ProgressEvent Run::evaluationEvent(long long step, const Window& window) {
   const Evaluation test = evaluate(*m_model, m_dataset->test);
   e.testAccuracy = test.accuracy;
   e.testLoss = test.loss;
+  e.classAccuracy = test.classAccuracy;
   e.privacy = m_tracker->statement();
   if (m_config.training.snapshots) e.snapshot = std::make_shared<const nn::Model<float>>(*m_model);
   e.learningRate = step > 0 ? m_lastLearningRate : m_learningRate.at(0);

@@ -6,6 +6,7 @@
 #include "base/session/run_model.h"
 #include "ui/charts/chart_export.h"
 #include "ui/charts/run_charts.h"
+#include "ui/charts/sweep_map_chart.h"
 
 namespace epsilon::ui {
 
@@ -32,6 +33,7 @@ QString plotRunsToFile(const std::vector<RunRecord>& runs, const QString& path, 
 
 QString plotChartToFile(const std::vector<RunRecord>& runs, const QString& chartStem,
                         const QString& path, QSize size, int dpi, const QString& caption) {
+  if (chartStem == sweepMapFileStem()) return plotSweepMapToFile(runs, path, size, dpi);
   QStringList stems;
   for (ChartKind kind : kAllChartKinds) {
     stems << chartFileStem(kind);
@@ -44,8 +46,18 @@ QString plotChartToFile(const std::vector<RunRecord>& runs, const QString& chart
         },
         path, size, dpi, QStringLiteral("EpsilonLab"));
   }
+  stems << sweepMapFileStem();
   return QStringLiteral("unknown chart '%1' (expected one of %2)")
       .arg(clipped(chartStem), stems.join(QStringLiteral(", ")));
+}
+
+QString plotSweepMapToFile(const std::vector<RunRecord>& runs, const QString& path, QSize size,
+                           int dpi) {
+  SweepMapChart chart;
+  chart.setRuns(runs);
+  return exportDrawing(
+      [&chart](QPainter& painter, const QRectF& target) { chart.render(painter, target); }, path,
+      size, dpi, sweepMapTitle());
 }
 
 }  // namespace epsilon::ui

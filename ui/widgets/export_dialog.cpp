@@ -12,6 +12,7 @@
 #include <QSpinBox>
 
 #include "ui/charts/run_charts.h"
+#include "ui/charts/sweep_map_chart.h"
 #include "ui/widgets/file_dialogs.h"
 
 namespace epsilon::ui {
@@ -36,6 +37,7 @@ ExportDialog::ExportDialog(int chartKind, QWidget* parent)
   setWindowTitle(tr("Export chart"));
   m_chart->addItem(tr("Whole chart grid (with the legend)"), -1);
   for (ChartKind kind : kAllChartKinds) m_chart->addItem(chartTitle(kind), static_cast<int>(kind));
+  m_chart->addItem(sweepMapTitle(), kSweepMapChart);
   m_chart->setCurrentIndex(std::max(0, m_chart->findData(chartKind)));
   m_format->addItem(tr("PNG image"), QStringLiteral("png"));
   m_format->addItem(tr("SVG vector image"), QStringLiteral("svg"));
@@ -51,8 +53,10 @@ ExportDialog::ExportDialog(int chartKind, QWidget* parent)
   m_dpi->setRange(48, 1200);
   m_dpi->setValue(settings.value(kDpiKey, 150).toInt());
   const QString folder = lastFolder(FolderPurpose::Charts);
-  const QString stem =
-      chartKind < 0 ? QStringLiteral("charts") : chartFileStem(static_cast<ChartKind>(chartKind));
+  const QString stem = chartKind < 0 ? QStringLiteral("charts")
+                       : chartKind == kSweepMapChart
+                           ? sweepMapFileStem()
+                           : chartFileStem(static_cast<ChartKind>(chartKind));
   m_file->setText(
       QDir(folder).filePath(stem + QLatin1Char('.') + m_format->currentData().toString()));
   m_dpi->setEnabled(m_format->currentData().toString() == QLatin1String("png"));

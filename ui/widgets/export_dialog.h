@@ -15,7 +15,7 @@ namespace epsilon::ui {
 class ExportDialog : public QDialog {
   Q_OBJECT
  public:
-  // `chartKind` preselects the chart: -1 the grid, else a ChartKind.
+  // `chartKind` preselects the chart: -1 the grid, kSweepMapChart the sweep map, else a ChartKind.
   explicit ExportDialog(int chartKind, QWidget* parent = nullptr);
 
   int chartKind() const;

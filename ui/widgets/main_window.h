@@ -36,6 +36,7 @@ class Session;
 class SessionHistory;
 class RunsView;
 class SweepDialog;
+class SweepMapView;
 class TrainingController;
 
 class MainWindow : public QMainWindow {
@@ -69,6 +70,9 @@ class MainWindow : public QMainWindow {
   GradientNormView* gradientNormView() const { return m_gradientNorms; }
   AttackView* attackView() const { return m_attackView; }
   AttackController* attackController() const { return m_attackController; }
+  SweepMapView* sweepMapView() const { return m_sweepMap; }
+  // Selects the run in the Runs table (a click on the sweep map asks for it).
+  void selectRunInTable(int runId);
   QTabWidget* centralTabs() const { return m_tabs; }
   // Shows the central tab whose title is `name` ("Charts", "Attack"; case-insensitive).
   bool showTab(const QString& name);
@@ -121,6 +125,7 @@ class MainWindow : public QMainWindow {
   QDockWidget* buildReadoutDock();  // the Privacy budget readout, titled by what it shows
   void buildGradientNormDock();
   void buildCentralTabs();
+  void buildSweepMapTab();  // main_window_sweep_map.cpp
   void connectPanel();
   void connectController();
   void buildMenus();
@@ -179,6 +184,7 @@ class MainWindow : public QMainWindow {
   QTabWidget* m_tabs = nullptr;
   AttackView* m_attackView = nullptr;
   AttackController* m_attackController = nullptr;
+  SweepMapView* m_sweepMap = nullptr;
   QTimer* m_liveDebounce;
   QAction* m_liveAction = nullptr;
   QAction* m_presentationAction = nullptr;

@@ -62,6 +62,7 @@ void MainWindow::buildCentralTabs() {
   m_tabs->setTabToolTip(
       attack,
       tr("What a membership attacker learns from each run, under the bound its ε promises"));
+  buildSweepMapTab();
   setCentralWidget(m_tabs);
   connect(m_runsView->table()->selectionModel(), &QItemSelectionModel::selectionChanged,
           m_attackView, [this] { m_attackView->setRuns(m_runsView->selectedRunIds()); });

@@ -32,6 +32,7 @@
 #include "ui/widgets/export_dialog.h"
 #include "ui/widgets/file_dialogs.h"
 #include "ui/widgets/main_window.h"
+#include "ui/widgets/sweep_map_view.h"
 #include "ui/widgets/training_controller.h"
 
 namespace epsilon::ui {
@@ -177,6 +178,8 @@ void MainWindow::buildExportActions(QMenu* file) {
   for (ChartKind kind : kAllChartKinds)
     exportMenu->addAction(chartTitle(kind) + QStringLiteral("…"), this,
                           [exportWithDialog, kind] { exportWithDialog(static_cast<int>(kind)); });
+  exportMenu->addAction(sweepMapTitle() + QStringLiteral("…"), this,
+                        [exportWithDialog] { exportWithDialog(kSweepMapChart); });
   file->addAction(tr("Export run &histories (CSV or JSON)…"), this, [this] {
     const QString path = askSaveFile(this, FolderPurpose::Histories, tr("Export histories"),
                                      QStringLiteral("runs.csv"), tr("CSV (*.csv);;JSON (*.json)"));
@@ -206,6 +209,12 @@ QString MainWindow::exportChartTo(int chartKind, const QString& path, QSize size
     title = tr("EpsilonLab charts");
     render = [this](QPainter& painter, const QRectF& target) {
       m_charts->charts()->renderGrid(painter, target);
+    };
+  } else if (chartKind == kSweepMapChart) {
+    title = sweepMapTitle();
+    m_sweepMap->redrawNow();
+    render = [this](QPainter& painter, const QRectF& target) {
+      m_sweepMap->chart().render(painter, target);
     };
   } else {
     const auto kind = static_cast<ChartKind>(chartKind);

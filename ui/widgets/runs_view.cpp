@@ -97,7 +97,7 @@ RunsView::RunsView(RunModel* model, SessionHistory* undoStack, QWidget* parent)
   // The numbers' columns are as wide as their header or values, at any font: presentation
   // mode's large font must not elide "Test accuracy" to "est accurac".
   for (int column : {RunModel::NameColumn, RunModel::AccuracyColumn, RunModel::EpsilonColumn,
-                     RunModel::TimeColumn})
+                     RunModel::ClassesColumn, RunModel::TimeColumn})
     m_table->horizontalHeader()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
   m_table->setColumnWidth(RunModel::StatusColumn, 130);
   m_table->setAlternatingRowColors(true);

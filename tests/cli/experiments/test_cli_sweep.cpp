@@ -170,6 +170,18 @@ class TestCliSweep : public QObject {
     for (int y = 0; y < image.height(); y += 7)
       for (int x = 0; x < image.width(); x += 7) colours.insert(image.pixel(x, y));
     QVERIFY(colours.size() > 20);
+    // The σ × C sweep is drawn as a map beside the grid (sweep-map.png): a heat map of four
+    // cells, the best run under an ε level marked in magenta (#e4007c).
+    QImage map;
+    QVERIFY(map.load(dir.filePath("sweep-map.png")));
+    QCOMPARE(map.size(), QSize(1200, 800));
+    int marked = 0;
+    for (int y = 0; y < map.height(); ++y)
+      for (int x = 0; x < map.width(); ++x) {
+        const QRgb p = map.pixel(x, y);
+        marked += qRed(p) > 0xd0 && qGreen(p) < 0x30 && qBlue(p) > 0x60 && qBlue(p) < 0x98;
+      }
+    QVERIFY2(marked > 100, "no best-run mark on the sweep map");
 #endif
   }
 

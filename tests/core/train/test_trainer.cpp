@@ -77,6 +77,27 @@ class TestTrainer : public QObject {
     QCOMPARE(result.model->parameterCount(), result.parameterCount);
   }
 
+  void everyEvaluationRecordsAccuracyPerClass() {
+    // Per class, in label order; weighted by each class's test examples they give back the
+    // overall test accuracy, at every evaluation (step 0 too).
+    ExperimentConfig c = circleConfig();
+    c.training.epochs = 2;
+    const RunResult result = runOnCircle(c);
+    const std::vector<int>& labels = circle()->test.labels;
+    std::vector<double> count(2, 0.0);
+    for (int label : labels) count[static_cast<std::size_t>(label)] += 1;
+    QVERIFY(count[0] > 0 && count[1] > 0);
+    for (const ProgressEvent& e : result.history) {
+      QCOMPARE(e.classAccuracy.size(), std::size_t(2));
+      double weighted = 0;
+      for (std::size_t k = 0; k < 2; ++k) {
+        QVERIFY(e.classAccuracy[k] >= 0 && e.classAccuracy[k] <= 1);
+        weighted += e.classAccuracy[k] * count[k];
+      }
+      QVERIFY(std::abs(weighted / static_cast<double>(labels.size()) - e.testAccuracy) < 1e-12);
+    }
+  }
+
   void everyVariantRunsThroughTheSameLoop_data() {
     QTest::addColumn<int>("variant");
     const char* names[] = {"per-layer clip",

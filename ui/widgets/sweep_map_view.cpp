@@ -1,0 +1,57 @@
+#include "ui/widgets/sweep_map_view.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+#include <QTimer>
+#include <QToolTip>
+
+#include "base/session/run_model.h"
+
+namespace epsilon::ui {
+
+SweepMapView::SweepMapView(RunModel* model, QWidget* parent)
+    : QWidget(parent), m_model(model), m_redrawTimer(new QTimer(this)) {
+  setObjectName(QStringLiteral("sweepMap"));
+  setMouseTracking(true);
+  setMinimumSize(320, 240);
+  m_redrawTimer->setSingleShot(true);
+  m_redrawTimer->setInterval(150);  // a sweep's runs report many times a second together
+  connect(m_redrawTimer, &QTimer::timeout, this, &SweepMapView::redrawNow);
+  connect(model, &RunModel::historyChanged, this, &SweepMapView::scheduleRedraw);
+  connect(model, &RunModel::runsChanged, this, &SweepMapView::scheduleRedraw);
+  connect(model, &RunModel::modelReset, this, &SweepMapView::scheduleRedraw);
+  connect(model, &RunModel::dataChanged, this, &SweepMapView::scheduleRedraw);
+  m_chart.setRuns(model->runs());
+}
+
+void SweepMapView::scheduleRedraw() {
+  if (!m_redrawTimer->isActive()) m_redrawTimer->start();
+}
+
+void SweepMapView::redrawNow() {
+  m_redrawTimer->stop();
+  m_chart.setRuns(m_model->runs());
+  update();
+}
+
+void SweepMapView::paintEvent(QPaintEvent*) {
+  QPainter painter(this);
+  painter.setRenderHint(QPainter::Antialiasing);
+  m_chart.render(painter, rect());
+}
+
+void SweepMapView::mouseMoveEvent(QMouseEvent* event) {
+  const int run = m_chart.runAt(rect(), event->position());
+  setCursor(run ? Qt::PointingHandCursor : Qt::ArrowCursor);
+  if (run)
+    QToolTip::showText(event->globalPosition().toPoint(), m_chart.describeRun(run), this);
+  else
+    QToolTip::hideText();
+}
+
+void SweepMapView::mousePressEvent(QMouseEvent* event) {
+  if (event->button() != Qt::LeftButton) return;
+  if (const int run = m_chart.runAt(rect(), event->position())) Q_EMIT runClicked(run);
+}
+
+}  // namespace epsilon::ui

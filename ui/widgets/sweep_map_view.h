@@ -1,0 +1,41 @@
+// The Sweep map tab: the shown runs drawn as a sweep map (ui/charts/sweep_map_chart.h), kept
+// up to date as runs progress and finish; hovering a cell names its run and clicking it asks
+// for that run to be selected in the Runs table.
+#pragma once
+
+#include <QWidget>
+
+#include "ui/charts/sweep_map_chart.h"
+
+class QTimer;
+
+namespace epsilon::ui {
+
+class RunModel;
+
+class SweepMapView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit SweepMapView(RunModel* model, QWidget* parent = nullptr);
+
+  const SweepMapChart& chart() const { return m_chart; }
+  // Redraws from the model now (tests, exports); normally redraws are coalesced.
+  void redrawNow();
+
+ Q_SIGNALS:
+  void runClicked(int runId);
+
+ protected:
+  void paintEvent(QPaintEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+
+ private:
+  void scheduleRedraw();
+
+  RunModel* m_model;
+  QTimer* m_redrawTimer;
+  SweepMapChart m_chart;
+};
+
+}  // namespace epsilon::ui
