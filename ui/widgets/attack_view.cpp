@@ -290,6 +290,12 @@ void AttackView::refreshNow() {
   for (QAbstractAxis* axis : m_chartView->chart()->axes()) {
     QFont font = axis->titleFont();
     font.setBold(false);
+    if (m_chartPoints > 0) {
+      font.setPointSize(m_chartPoints);
+      QFont labels = axis->labelsFont();
+      labels.setPointSize(m_chartPoints);
+      axis->setLabelsFont(labels);
+    }
     axis->setTitleFont(font);
   }
   hideLegend();
@@ -300,6 +306,12 @@ void AttackView::refreshNow() {
   m_summary->setText(rows.empty() ? tr("No runs yet: train one, then its attack appears here.")
                                   : key + attackSummaryHtml(rows));
   updateButtons();
+}
+
+void AttackView::setChartPointSize(int points) {
+  if (points == m_chartPoints) return;
+  m_chartPoints = points;
+  refreshNow();
 }
 
 void AttackView::hideLegend() {

@@ -3,10 +3,12 @@
 // test images) and the Help page as docks; menus and shortcuts for runs, sessions and
 // exports. It wires panels to the controller and holds no maths. Split by responsibility:
 // main_window.cpp (window, docks, menus, settings), main_window_session.cpp (sessions and
-// exports), main_window_sweeps.cpp (runs, sweeps, presets) and one file per view or mode.
+// exports), main_window_sweeps.cpp (runs, sweeps, presets), main_window_view.cpp (the View
+// menu: presentation, Focus view, chart text size) and one file per view or mode.
 #pragma once
 
 #include <QMainWindow>
+#include <functional>
 #include <memory>
 
 #include "core/data/dataset.h"
@@ -27,6 +29,8 @@ class AttackView;
 class ChartPanel;
 class DecisionBoundaryView;
 class ExperimentPanel;
+class FocusView;
+class FontSizeControl;
 class GradientNormView;
 class ImageStrip;
 class PrivacyReadout;
@@ -68,6 +72,8 @@ class MainWindow : public QMainWindow {
   AttackView* attackView() const { return m_attackView; }
   AttackController* attackController() const { return m_attackController; }
   QTabWidget* centralTabs() const { return m_tabs; }
+  FocusView* focusView() const { return m_focus; }
+  FontSizeControl* fontSize() const { return m_fontSize; }
   // Shows the central tab whose title is `name` ("Charts", "Attack"; case-insensitive).
   bool showTab(const QString& name);
   SessionHistory* undoStack() const { return m_undo; }
@@ -84,6 +90,9 @@ class MainWindow : public QMainWindow {
   // message shown on failure.
   QList<int> runPreset(const QString& name);
   int sweepRemaining() const;
+  // The runs' experiments again without privacy, as new runs (the Runs table's "Compare to
+  // non-private"); non-private runs are skipped. Returns the new runs' ids.
+  QList<int> compareToNonPrivate(const QList<int>& ids);
   // Opens a lesson file (the Lessons menu passes ":/lessons/…"): sets up the panel, starts
   // its runs and shows its paragraph and question. Returns the runs' ids; empty on failure.
   // A built-in lesson's name ("noise-and-epsilon") is accepted as well as a file.
@@ -138,8 +147,15 @@ class MainWindow : public QMainWindow {
   void showRunModel(int runId);
   void duplicateIntoPanel(int runId);
   void rerun(const QList<int>& ids);
+  // Starts, for each run, `change`(its config) as a new run named among the others (re-run,
+  // compare to non-private); returns the new runs' ids.
+  QList<int> startCopies(
+      const QList<int>& ids,
+      const std::function<train::ExperimentConfig(const train::ExperimentConfig&)>& change);
   void showError(const QString& title, const QString& message);
-  void fitDocksToFont();  // after a font change (presentation mode): docks sized to content
+  void fitDocksToFont();
+  void applyChartFonts();  // the text size control's step and the mode's size, every chart  //
+                           // after a font change (presentation mode): docks sized to content
   void restoreSettings();
   void saveSettings();
   void askReopenLastSession();
@@ -173,6 +189,8 @@ class MainWindow : public QMainWindow {
   QTimer* m_liveDebounce;
   QAction* m_liveAction = nullptr;
   QAction* m_presentationAction = nullptr;
+  FocusView* m_focus = nullptr;
+  FontSizeControl* m_fontSize = nullptr;
   QProgressBar* m_sweepProgress = nullptr;
   QPushButton* m_sweepCancel = nullptr;
   QList<int> m_sweepRuns;
