@@ -80,6 +80,10 @@ QJsonObject StateReport::state() const {
   QSlider* noise = w->experimentPanel()->noiseSlider()->slider();
   QJsonObject noiseJson = rectJson(QRect(noise->mapToGlobal(QPoint(0, 0)), noise->size()));
   noiseJson.insert("value", w->experimentPanel()->noiseSlider()->value());
+  // Whole in the Experiment panel's scrolled view (else a script scrolls the panel first).
+  noiseJson.insert("shown", noise->isVisible() && noise->visibleRegion() == QRegion(noise->rect()));
+  QWidget* panel = w->experimentPanel()->parentWidget();  // the scroll area's viewport
+  noiseJson.insert("panel", rectJson(QRect(panel->mapToGlobal(QPoint(0, 0)), panel->size())));
   return {{"window", window},
           {"screen", QJsonObject{{"width", screen.width()}, {"height", screen.height()}}},
           {"presentation", w->chartPanel()->charts()->presentationMode()},

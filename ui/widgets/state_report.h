@@ -3,7 +3,8 @@
 // xdotool and must check what it shows without reading pixels. Written keys:
 //   window {x, y, width, height, fullScreen}, screen {width, height}, presentation, focusView,
 //   chartTextStep, modified, setAside (runs a lesson set aside), dialog {title, text} or null
-//   (the active modal box), noise {value, x, y, width, height} (the σ slider, global pixels),
+//   (the active modal box), noise {value, x, y, width, height, shown, panel} (the σ slider in
+//   global pixels, whether it is whole in the Experiment panel's view, and that view's rectangle),
 //   lesson {question, answer (empty while hidden), answerButton {x, y, width, height}}, runs [{id,
 //   name, dataset, status, visible, evals, onCharts}] (onCharts: points the accuracy chart draws
 //   for it).
