@@ -11,6 +11,7 @@
 
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/main_window.h"
+#include "ui/widgets/state_report.h"
 
 namespace {
 
@@ -61,6 +62,11 @@ struct Flags {
   QCommandLineOption screenshot{
       QStringLiteral("screenshot"),
       QStringLiteral("Save a picture of the window to this file after --delay ms, then quit."),
+      QStringLiteral("file")};
+  QCommandLineOption stateFile{
+      QStringLiteral("state-file"),
+      QStringLiteral("Write the window's state as JSON to this file twice a second, for scripted "
+                     "walkthroughs (scripts/walkthrough; keys in ui/widgets/state_report.h)."),
       QStringLiteral("file")};
   QCommandLineOption delay{QStringLiteral("delay"),
                            QStringLiteral("Milliseconds before --screenshot (default 3000)."),
@@ -119,7 +125,8 @@ int main(int argc, char* argv[]) {
   parser.addVersionOption();
   const Flags flags;
   parser.addOptions({flags.session, flags.run, flags.preset, flags.lesson, flags.presentation,
-                     flags.size, flags.view, flags.tab, flags.screenshot, flags.delay});
+                     flags.size, flags.view, flags.tab, flags.screenshot, flags.stateFile,
+                     flags.delay});
   parser.addPositionalArgument(QStringLiteral("file"),
                                QStringLiteral("A session or run file to open, as --session."),
                                QStringLiteral("[file]"));
@@ -133,6 +140,8 @@ int main(int argc, char* argv[]) {
   const QStringList size = parser.value(flags.size).split(QLatin1Char('x'));
   if (size.size() == 2) window.resize(size[0].toInt(), size[1].toInt());
   window.show();
+  if (parser.isSet(flags.stateFile))
+    new epsilon::ui::StateReport(&window, parser.value(flags.stateFile));
   if (parser.isSet(flags.presentation)) window.setPresentationMode(true);
   if (!sessionFile->isEmpty()) {
     // The window shows the message in a box; stderr carries it for desktop shortcuts and scripts.

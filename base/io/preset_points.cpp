@@ -37,8 +37,7 @@ std::vector<train::SweepPoint> calibratedPoints(const Preset& preset,
   }
   if (preset.calibration.baseline) {
     train::SweepPoint p;
-    p.config = base;
-    p.config.privacy.privatizer.kind = privacy::PrivatizerKind::None;
+    p.config = train::withoutPrivacy(base);
     p.index = static_cast<int>(points.size());
     p.values = {{"target_epsilon", "baseline"}};
     p.label = "no privacy";

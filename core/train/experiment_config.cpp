@@ -118,6 +118,15 @@ long long trainingSteps(double epochs, long long trainSize, long long lotSize) {
       1, std::llround(epochs * static_cast<double>(lotsPerEpoch(trainSize, lotSize))));
 }
 
+bool isPrivate(const ExperimentConfig& config) {
+  return config.privacy.privatizer.kind != privacy::PrivatizerKind::None;
+}
+
+ExperimentConfig withoutPrivacy(ExperimentConfig config) {
+  config.privacy.privatizer.kind = privacy::PrivatizerKind::None;
+  return config;
+}
+
 long long ExperimentConfig::stepsPerEpoch(long long trainSize) const {
   return lotsPerEpoch(trainSize, training.lotSize);
 }

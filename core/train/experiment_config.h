@@ -106,6 +106,11 @@ struct ExperimentConfig {
 long long lotsPerEpoch(long long trainSize, long long lotSize);
 long long trainingSteps(double epochs, long long trainSize, long long lotSize);
 
+// The same experiment trained without privacy (no clipping, no noise): the baseline a private
+// run is compared with (a calibrated preset's "no privacy" point, "Compare to non-private").
+ExperimentConfig withoutPrivacy(ExperimentConfig config);
+bool isPrivate(const ExperimentConfig& config);  // a privatizer other than none
+
 std::string samplingName(SamplingKind kind);  // "poisson", "shuffle"
 SamplingKind parseSamplingKind(const std::string& text,
                                const std::string& field = "privacy.sampling");

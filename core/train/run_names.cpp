@@ -28,9 +28,6 @@ std::string number(double value) {
   return text;
 }
 
-bool isPrivate(const ExperimentConfig& c) {
-  return c.privacy.privatizer.kind != PrivatizerKind::None;
-}
 bool clips(const ExperimentConfig& c) {
   return c.privacy.privatizer.kind == PrivatizerKind::Clip ||
          c.privacy.privatizer.kind == PrivatizerKind::Adaptive;
@@ -199,8 +196,10 @@ std::vector<std::string> uniqueRunNames(const std::vector<ExperimentConfig>& con
     std::string name = join(parts);
     if (name.empty()) {
       name = baseRunName(c);  // nothing differs, or nothing that applies to this run
-    } else if (differing.size() == 1 && differing.front() != kModelParameter) {
-      name = c.model.preset + " · " + name;  // a lone value reads as a run with its network
+    } else if (std::find(differing.begin(), differing.end(), kModelParameter) == differing.end()) {
+      // The network leads every name (Ctrl+R beside a sweep's runs named "σ 1 · C 1" and
+      // nothing said which network trained).
+      name = c.model.preset + " · " + name;
     }
     std::string unique = name;
     for (int counter = 2; taken.count(unique) > 0; ++counter)

@@ -10,8 +10,8 @@
 namespace epsilon::train {
 
 // One name per config, in order. Names are built from the parameters whose values differ
-// among `configs` (a lone differing parameter is prefixed with the network, so the name still
-// reads as a run); when nothing differs, from the network, the privacy set-up and the
+// among `configs`, led by the network when it is not one of them ("mlp · σ 1 · C 4"); when
+// nothing differs, from the network, the privacy set-up and the
 // optimizer ("mlp · σ 1 · C 4 · sgd"). A name equal to one in `existing` or to an earlier one
 // in the list gets the first free counter " #2", " #3", ...
 std::vector<std::string> uniqueRunNames(const std::vector<ExperimentConfig>& configs,

@@ -184,10 +184,15 @@ void RunCharts::setPresentationMode(bool on) {
   applyStyle();
 }
 
+void RunCharts::setFontStep(int points) {
+  m_fontStep = points;
+  applyStyle();
+}
+
 void RunCharts::applyStyle() {
   // Presentation fonts that still fit a quarter of a 1280×720 window (larger ones elide the
   // axis labels to "…"); the margins around each chart are trimmed for the same reason.
-  const int base = m_presentation ? 12 : 9;
+  const int base = labelPointSize();
   for (int k = 0; k < kChartKindCount; ++k) {
     m_charts[k]->setMargins(m_presentation ? QMargins(2, 2, 2, 2) : QMargins(8, 8, 8, 8));
     QFont title;

@@ -53,6 +53,11 @@ class RunCharts : public QObject {
   // Large fonts and thick lines for a projector.
   void setPresentationMode(bool on);
   bool presentationMode() const { return m_presentation; }
+  // Points added to every font of the charts and the legend (View › Chart text size).
+  void setFontStep(int points);
+  int fontStep() const { return m_fontStep; }
+  // The tick labels' size of the mode and step: other charts (the Attack tab's) take it.
+  int labelPointSize() const { return (m_presentation ? 12 : 9) + m_fontStep; }
   // The ε axes (ε vs epoch, accuracy vs ε): automatic is logarithmic when the runs' final ε
   // values span more than a factor kLogEpsilonSpan, linear otherwise.
   enum class AxisScale { Automatic, Linear, Logarithmic };
@@ -81,7 +86,7 @@ class RunCharts : public QObject {
 
   // The grid's one legend (run_legend.h) for the runs of the last update(), and its font size.
   QString legendHtml() const { return m_legendHtml; }
-  int legendPointSize() const { return m_presentation ? 13 : 9; }
+  int legendPointSize() const { return (m_presentation ? 13 : 9) + m_fontStep; }
 
  Q_SIGNALS:
   // A series was made for a run (the chart panel connects its hover tooltip).
@@ -115,6 +120,7 @@ class RunCharts : public QObject {
   std::array<QValueAxis*, kChartKindCount> m_yAxes{};
   std::map<int, RunSeries> m_series;
   bool m_presentation = false;
+  int m_fontStep = 0;
   QString m_legendHtml;
   QString m_caption;
   QFont m_labelsFont;  // the tick labels' font of the mode; a tiny chart shrinks it (fitTicks)
@@ -133,6 +139,7 @@ class RunCharts : public QObject {
     std::array<double, 4> ranges{};
     QString caption;
     bool presentation = false;
+    int fontStep = 0;
     QSizeF room;
   };
   std::array<FitMemo, kChartKindCount> m_fitMemo{};

@@ -209,8 +209,9 @@ QSizeF RunCharts::fitRoom(ChartKind kind) {
   const std::array<double, 4> ranges{xLow, xHigh, yLow, yHigh};
   const QSizeF room(axisRoom(c, Qt::Horizontal), axisRoom(c, Qt::Vertical));
   if (memo.chartSize != c->size() || memo.horizontal != horizontal || memo.vertical != vertical ||
-      memo.ranges != ranges || memo.caption != m_caption || memo.presentation != m_presentation)
-    memo = {c->size(), horizontal, vertical, ranges, m_caption, m_presentation, room};
+      memo.ranges != ranges || memo.caption != m_caption || memo.presentation != m_presentation ||
+      memo.fontStep != m_fontStep)
+    memo = {c->size(), horizontal, vertical, ranges, m_caption, m_presentation, m_fontStep, room};
   else
     memo.room = memo.room.boundedTo(room);
   return memo.room;

@@ -286,6 +286,12 @@ void AttackView::refreshNow() {
   for (QAbstractAxis* axis : m_chartView->chart()->axes()) {
     QFont font = axis->titleFont();
     font.setBold(false);
+    if (m_chartPoints > 0) {
+      font.setPointSize(m_chartPoints);
+      QFont labels = axis->labelsFont();
+      labels.setPointSize(m_chartPoints);
+      axis->setLabelsFont(labels);
+    }
     axis->setTitleFont(font);
   }
   hideLegend();
@@ -308,6 +314,12 @@ void AttackView::refreshNow() {
 void AttackView::showSummary() {
   // LiRA's cost or problem first: in the scrolled text, it adds no height to the tab.
   m_summary->setText(m_choice->noteHtml() + m_summaryHtml);
+}
+
+void AttackView::setChartPointSize(int points) {
+  if (points == m_chartPoints) return;
+  m_chartPoints = points;
+  refreshNow();
 }
 
 void AttackView::hideLegend() {

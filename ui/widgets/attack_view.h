@@ -44,6 +44,9 @@ class AttackView : public QWidget {
   void setRuns(const QList<int>& runIds);
   QList<int> shownRuns() const;
   void setLogAxes(bool on);
+  // The chart's tick labels and axis titles in this size (the run charts' size: presentation
+  // mode and View › Chart text size); 0 keeps the chart theme's.
+  void setChartPointSize(int points);
   // How many training examples a run's data set has (0: not known yet), so the canary count
   // can default to what the set allows and an impossible count is marked at its control.
   using TrainingSetSize = std::function<long long(const RunRecord& run)>;
@@ -104,7 +107,8 @@ class AttackView : public QWidget {
   TrainingSetSize m_trainingSetSize;
   bool m_canariesChosen = false;  // the user set the count: it no longer follows the run
   bool m_settingCanaries = false;
-  bool m_arranged = false;  // the splitter's halves are set once the tab has its size
+  bool m_arranged = false;
+  int m_chartPoints = 0;  // the splitter's halves are set once the tab has its size
 };
 
 }  // namespace epsilon::ui

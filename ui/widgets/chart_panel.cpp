@@ -124,6 +124,11 @@ void ChartPanel::setPresentationMode(bool on) {
   fitLegend();
 }
 
+void ChartPanel::setFontStep(int points) {
+  m_charts->setFontStep(points);
+  fitLegend();
+}
+
 void ChartPanel::connectHover(QXYSeries* series, int runId, ChartKind kind) {
   connect(series, &QXYSeries::hovered, this, [this, runId, kind](const QPointF& point, bool state) {
     if (!state) {

@@ -32,6 +32,7 @@ class ChartPanel : public QWidget {
   void redrawNow();
   int redrawCount() const { return m_redraws; }
   void setPresentationMode(bool on);
+  void setFontStep(int points);  // View › Chart text size: every chart and the legend
   // The View menu's "ε axes" choices (automatic, linear, logarithmic), owned by `parent`.
   QMenu* epsilonScaleMenu(QWidget* parent);
   // The View menu's "Loss axis" choices, the same three.

@@ -132,6 +132,7 @@ void MainWindow::connectPanel() {
   connect(m_runsView, &RunsView::cancelAllRequested, m_controller, &TrainingController::cancelAll);
   connect(m_runsView, &RunsView::rerunRequested, this, &MainWindow::rerun);
   connect(m_runsView, &RunsView::duplicateRequested, this, &MainWindow::duplicateIntoPanel);
+  connect(m_runsView, &RunsView::compareRequested, this, &MainWindow::compareToNonPrivate);
 }
 
 void MainWindow::connectController() {
@@ -184,6 +185,9 @@ void MainWindow::buildDocks() {
   modelDock->setWidget(modelView);
   addDockWidget(Qt::RightDockWidgetArea, modelDock);
 
+  // The left column runs the window's full height (the Runs table sits beside it): the
+  // Experiment panel and, under it, a lesson's question and answer have the room at 1024×768.
+  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
   m_runsView = new RunsView(m_runs, m_undo);
   auto* runsDock = new QDockWidget(tr("Runs"), this);
   runsDock->setObjectName(QStringLiteral("runsDock"));
@@ -306,24 +310,11 @@ void MainWindow::buildRunMenu() {
   run->addAction(m_runsView->cancelAllAction());
   run->addAction(m_runsView->rerunAction());
   run->addAction(m_runsView->duplicateAction());
+  run->addAction(m_runsView->compareAction());
   run->addAction(m_runsView->deleteAction());
   // On the window as well, so the shortcuts work while the Runs dock floats or is hidden.
   addActions(
       {m_runsView->cancelAction(), m_runsView->cancelAllAction(), m_runsView->deleteAction()});
-}
-
-void MainWindow::buildViewMenu() {
-  QMenu* view = menuBar()->addMenu(tr("&View"));
-  m_presentationAction = view->addAction(tr("&Presentation mode"));
-  m_presentationAction->setCheckable(true);
-  m_presentationAction->setShortcut(QKeySequence(Qt::Key_F11));
-  m_presentationAction->setToolTip(tr("Large fonts and thick lines for a projector"));
-  connect(m_presentationAction, &QAction::toggled, this, &MainWindow::setPresentationMode);
-  view->addMenu(m_charts->epsilonScaleMenu(this));
-  view->addMenu(m_charts->lossScaleMenu(this));
-  view->addSeparator();
-  lessonDock()->hide();  // exists from the start, so View can always bring it back
-  for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
 }
 
 void MainWindow::buildHelpMenu() {
@@ -384,55 +375,6 @@ void MainWindow::showRunModel(int runId) {
   if (QString::fromStdString(run->config.dataset.name) != m_shownDataset) return;
   m_boundary->setModel(*model);
   m_images->setModel(*model);
-}
-
-void MainWindow::setPresentationMode(bool on) {
-  m_charts->setPresentationMode(on);
-  m_readout->setPresentationMode(on);
-  QFont f = QApplication::font();
-  f.setPointSize(on ? 14 : QFont().pointSize());
-  setFont(f);
-  m_panel->setCompactLayout(on);
-  // Larger fonts need more room: lay the docks out again once the new font is in place.
-  // Twice: the docks' sizes settle a few layout passes after the font has changed.
-  QTimer::singleShot(0, this, &MainWindow::fitDocksToFont);
-  QTimer::singleShot(250, this, &MainWindow::fitDocksToFont);
-  if (m_presentationAction && m_presentationAction->isChecked() != on)
-    m_presentationAction->setChecked(on);
-}
-
-void MainWindow::fitDocksToFont() {
-  // The Experiment dock gets the width its values need (at most 40% of the window).
-  auto* dock = findChild<QDockWidget*>(QStringLiteral("experimentDock"));
-  auto* scroll = dock ? qobject_cast<QScrollArea*>(dock->widget()) : nullptr;
-  if (scroll) {
-    const int needed = m_panel->minimumSizeHint().width() +
-                       style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 2 * scroll->frameWidth() +
-                       8;
-    resizeDocks({dock}, {std::min(needed, width() * 2 / 5)}, Qt::Horizontal);
-  }
-  // The Privacy budget dock gets the height that shows the attacker sentence whole (at most
-  // 60% of the window; the ε curve below it scrolls).
-  auto* privacy = findChild<QDockWidget*>(QStringLiteral("privacyDock"));
-  auto* readoutScroll = privacy ? qobject_cast<QScrollArea*>(privacy->widget()) : nullptr;
-  auto* sentence = m_readout->findChild<QWidget*>(QStringLiteral("attackerSentence"));
-  if (readoutScroll && sentence && privacy->isVisible()) {
-    m_readout->layout()->activate();
-    const int bottom = sentence->mapTo(m_readout, QPoint(0, sentence->height())).y();
-    const int missing = bottom + 4 - readoutScroll->viewport()->height();
-    if (missing > 0) {
-      // The Runs dock below gives up rows (it scrolls) so the right column has the height.
-      if (auto* runs = findChild<QDockWidget*>(QStringLiteral("runsDock")))
-        resizeDocks({runs}, {std::max(runs->minimumSizeHint().height(), runs->height() - missing)},
-                    Qt::Vertical);
-      // The model view's tabs below it give up the same height.
-      auto* below = findChild<QDockWidget*>(QStringLiteral("modelDock"));
-      const int grown = std::min(privacy->height() + missing, height() * 3 / 5);
-      if (below)
-        resizeDocks({privacy, below}, {grown, below->height() - (grown - privacy->height())},
-                    Qt::Vertical);
-    }
-  }
 }
 
 void MainWindow::showError(const QString& title, const QString& message) {

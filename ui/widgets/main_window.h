@@ -3,10 +3,12 @@
 // test images) and the Help page as docks; menus and shortcuts for runs, sessions and
 // exports. It wires panels to the controller and holds no maths. Split by responsibility:
 // main_window.cpp (window, docks, menus, settings), main_window_session.cpp (sessions and
-// exports), main_window_sweeps.cpp (runs, sweeps, presets) and one file per view or mode.
+// exports), main_window_sweeps.cpp (runs, sweeps, presets), main_window_view.cpp (the View
+// menu: presentation, Focus view, chart text size) and one file per view or mode.
 #pragma once
 
 #include <QMainWindow>
+#include <functional>
 #include <memory>
 
 #include "core/data/dataset.h"
@@ -28,6 +30,8 @@ class ClusterSweeps;
 class ChartPanel;
 class DecisionBoundaryView;
 class ExperimentPanel;
+class FocusView;
+class FontSizeControl;
 class GradientNormView;
 class ImageStrip;
 class PrivacyReadout;
@@ -74,6 +78,8 @@ class MainWindow : public QMainWindow {
   // Selects the run in the Runs table (a click on the sweep map asks for it).
   void selectRunInTable(int runId);
   QTabWidget* centralTabs() const { return m_tabs; }
+  FocusView* focusView() const { return m_focus; }
+  FontSizeControl* fontSize() const { return m_fontSize; }
   // Shows the central tab whose title is `name` ("Charts", "Attack"; case-insensitive).
   bool showTab(const QString& name);
   SessionHistory* undoStack() const { return m_undo; }
@@ -96,6 +102,9 @@ class MainWindow : public QMainWindow {
   // message shown on failure.
   QList<int> runPreset(const QString& name);
   int sweepRemaining() const;
+  // The runs' experiments again without privacy, as new runs (the Runs table's "Compare to
+  // non-private"); non-private runs are skipped. Returns the new runs' ids.
+  QList<int> compareToNonPrivate(const QList<int>& ids);
   // Opens a lesson file (the Lessons menu passes ":/lessons/…"): sets up the panel, starts
   // its runs and shows its paragraph and question. Returns the runs' ids; empty on failure.
   // A built-in lesson's name ("noise-and-epsilon") is accepted as well as a file.
@@ -151,8 +160,15 @@ class MainWindow : public QMainWindow {
   void showRunModel(int runId);
   void duplicateIntoPanel(int runId);
   void rerun(const QList<int>& ids);
+  // Starts, for each run, `change`(its config) as a new run named among the others (re-run,
+  // compare to non-private); returns the new runs' ids.
+  QList<int> startCopies(
+      const QList<int>& ids,
+      const std::function<train::ExperimentConfig(const train::ExperimentConfig&)>& change);
   void showError(const QString& title, const QString& message);
-  void fitDocksToFont();  // after a font change (presentation mode): docks sized to content
+  void fitDocksToFont();
+  void applyChartFonts();  // the text size control's step and the mode's size, every chart  //
+                           // after a font change (presentation mode): docks sized to content
   void restoreSettings();
   void saveSettings();
   void askReopenLastSession();
@@ -188,6 +204,8 @@ class MainWindow : public QMainWindow {
   QTimer* m_liveDebounce;
   QAction* m_liveAction = nullptr;
   QAction* m_presentationAction = nullptr;
+  FocusView* m_focus = nullptr;
+  FontSizeControl* m_fontSize = nullptr;
   QProgressBar* m_sweepProgress = nullptr;
   QPushButton* m_sweepCancel = nullptr;
   QList<int> m_sweepRuns;

@@ -5,16 +5,14 @@
 #include <QDockWidget>
 #include <QMenu>
 #include <QMenuBar>
-#include <QPushButton>
 #include <QStatusBar>
-#include <QTextBrowser>
-#include <QVBoxLayout>
 
 #include "base/io/lesson_file.h"
 #include "base/session/run_model.h"
 #include "base/session/session.h"
 #include "core/common/errors.h"
 #include "ui/widgets/experiment_panel.h"
+#include "ui/widgets/lesson_box.h"
 #include "ui/widgets/main_window.h"
 
 // Outside any namespace (Q_INIT_RESOURCE): the lessons are compiled into the static epsilon_ui.
@@ -35,26 +33,21 @@ QStringList builtinLessonFiles() {
   return files;
 }
 
-QString lessonHtml(const Lesson& lesson, bool withAnswer) {
-  QString html = QStringLiteral("<h3>%1</h3><p>%2</p><p><b>%3</b> %4</p>")
-                     .arg(lesson.title.toHtmlEscaped(), lesson.text.toHtmlEscaped(),
-                          QObject::tr("Question:"), lesson.question.toHtmlEscaped());
-  if (withAnswer)
-    html += QStringLiteral("<p><b>%1</b> %2</p>")
-                .arg(QObject::tr("Answer:"), lesson.answer.toHtmlEscaped());
-  return html;
-}
-
 }  // namespace
 
 void MainWindow::buildLessonsMenu() {
   auto* menu = new QMenu(tr("&Lessons"), this);
   int number = 0;
+  int minutes = 0;
   for (const QString& file : builtinLessonFiles()) {
     const Lesson lesson = readLessonFile(file);  // the built-in files are checked by the tests
+    minutes += lesson.minutes;
     menu->addAction(tr("%1. %2 (%3 min)").arg(++number).arg(lesson.title).arg(lesson.minutes), this,
                     [this, file] { openLesson(file); });
   }
+  menu->addSeparator();
+  // What a class hour holds: reading, running and discussing every lesson.
+  menu->addAction(tr("All %1 lessons: %2 min").arg(number).arg(minutes))->setEnabled(false);
   const QList<QAction*> menus = menuBar()->actions();
   menuBar()->insertMenu(menus.isEmpty() ? nullptr : menus.last(), menu);  // before Help
 }
@@ -63,18 +56,14 @@ QDockWidget* MainWindow::lessonDock() {
   if (auto* dock = findChild<QDockWidget*>(QStringLiteral("lessonDock"))) return dock;
   auto* dock = new QDockWidget(tr("Lesson"), this);
   dock->setObjectName(QStringLiteral("lessonDock"));
-  auto* box = new QWidget;
-  auto* layout = new QVBoxLayout(box);
-  layout->setContentsMargins(4, 4, 4, 4);
-  auto* text = new QTextBrowser;
-  text->setObjectName(QStringLiteral("lessonText"));
-  auto* answer = new QPushButton(tr("Show the answer"));
-  answer->setObjectName(QStringLiteral("lessonAnswer"));
-  layout->addWidget(text, 1);
-  layout->addWidget(answer);
-  dock->setWidget(box);
-  // A place of its own, beside the views a lesson talks about, never a tab behind one of them.
-  addDockWidget(Qt::RightDockWidgetArea, dock);
+  dock->setWidget(new LessonBox);
+  // A place of its own, never a tab behind a view it talks about: under the Experiment panel,
+  // which the lesson has set up and which scrolls, so the question and the answer get the
+  // height they need at 1024×768 (the right column's views keep theirs).
+  if (auto* experiment = findChild<QDockWidget*>(QStringLiteral("experimentDock")))
+    splitDockWidget(experiment, dock, Qt::Vertical);
+  else
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
   return dock;
 }
 
@@ -96,12 +85,7 @@ QList<int> MainWindow::openLesson(const QString& nameOrFile) {
     return {};
   }
   QDockWidget* dock = lessonDock();
-  auto* text = dock->findChild<QTextBrowser*>(QStringLiteral("lessonText"));
-  auto* answer = dock->findChild<QPushButton*>(QStringLiteral("lessonAnswer"));
-  text->setHtml(lessonHtml(lesson, false));
-  answer->disconnect(this);
-  connect(answer, &QPushButton::clicked, this,
-          [text, lesson] { text->setHtml(lessonHtml(lesson, true)); });
+  static_cast<LessonBox*>(dock->widget())->setLesson(lesson);
   dock->show();
   dock->raise();
   // The views the lesson looks at come to the front.

@@ -64,17 +64,38 @@ void MainWindow::duplicateIntoPanel(int runId) {
 }
 
 void MainWindow::rerun(const QList<int>& ids) {
+  startCopies(ids, [](const train::ExperimentConfig& config) { return config; });
+}
+
+QList<int> MainWindow::compareToNonPrivate(const QList<int>& ids) {
+  QList<int> privateRuns;
+  for (int id : ids)
+    if (const RunRecord* run = m_runs->run(id); run && train::isPrivate(run->config))
+      privateRuns << id;
+  if (privateRuns.isEmpty()) {
+    statusBar()->showMessage(tr("Compare to non-private: the selected runs have no privacy."),
+                             10000);
+    return {};
+  }
+  return startCopies(privateRuns, &train::withoutPrivacy);
+}
+
+QList<int> MainWindow::startCopies(
+    const QList<int>& ids,
+    const std::function<train::ExperimentConfig(const train::ExperimentConfig&)>& change) {
+  QList<int> started;
   for (int id : ids) {
     const RunRecord* run = m_runs->run(id);
     if (!run) continue;
     try {
       // Copies: starting a run adds to the model, which may move the record `run` points to.
-      const train::ExperimentConfig config = run->config;
-      m_controller->start(config, namesForNewRuns(*m_runs, {config}).front(), false);
+      const train::ExperimentConfig config = change(run->config);
+      started << m_controller->start(config, namesForNewRuns(*m_runs, {config}).front(), false);
     } catch (const std::exception& e) {
-      showError(tr("Cannot re-run %1").arg(run->name), QString::fromUtf8(e.what()));
+      showError(tr("Cannot start a copy of %1").arg(run->name), QString::fromUtf8(e.what()));
     }
   }
+  return started;
 }
 
 void MainWindow::buildSweepStatus() {

@@ -129,6 +129,7 @@ RunsView::RunsView(RunModel* model, SessionHistory* undoStack, QWidget* parent)
   // Experiment panel, a chart), not only in this table: the window adds these actions too.
   for (QAction* a : {m_cancel, m_cancelAll, m_delete}) a->setShortcutContext(Qt::WindowShortcut);
 
+  buildContextMenu();
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(0);
@@ -140,6 +141,18 @@ RunsView::RunsView(RunModel* model, SessionHistory* undoStack, QWidget* parent)
   connect(model, &RunModel::dataChanged, this, &RunsView::updateActions);
   connect(model, &RunModel::runsChanged, this, &RunsView::updateActions);
   updateActions();
+}
+
+void RunsView::buildContextMenu() {
+  // "Compare to non-private" is not on the toolbar (it would push Delete off a 1024-pixel
+  // window): the context menu and the Run menu.
+  m_compare = new QAction(tr("Compare to non-private"), this);
+  m_compare->setToolTip(
+      tr("Start the selected runs' experiments again without privacy, as new runs"));
+  connect(m_compare, &QAction::triggered, this,
+          [this] { Q_EMIT compareRequested(selectedRunIds()); });
+  m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
+  m_table->addActions({m_rerun, m_compare, m_duplicate, m_cancel, m_delete});
 }
 
 QList<int> RunsView::selectedRunIds() const {
@@ -213,6 +226,7 @@ void RunsView::updateActions() {
   m_cancelAll->setEnabled(anyActive);
   m_rerun->setEnabled(!ids.isEmpty());
   m_duplicate->setEnabled(ids.size() == 1);
+  m_compare->setEnabled(!ids.isEmpty());
   m_delete->setEnabled(!ids.isEmpty());
 }
 

@@ -1,5 +1,6 @@
 // The Runs dock: a table over the RunModel with a progress bar in the status column and the
-// run actions (delete with undo, cancel, cancel all, re-run, duplicate into the panel).
+// run actions (delete with undo, cancel, cancel all, re-run, duplicate into the panel,
+// compare to non-private; all of them in the table's context menu).
 // It only asks; the main window and the controller do the work.
 #pragma once
 
@@ -31,6 +32,8 @@ class RunsView : public QWidget {
   QAction* cancelAllAction() const { return m_cancelAll; }
   QAction* rerunAction() const { return m_rerun; }
   QAction* duplicateAction() const { return m_duplicate; }
+  // "Compare to non-private": the selected runs' experiments again without privacy.
+  QAction* compareAction() const { return m_compare; }
 
   // Rows shown at the least (a 1024×768 projector, presentation mode too): compact rows, and
   // the view's minimum height holds the header and this many of them. With presentation
@@ -46,6 +49,7 @@ class RunsView : public QWidget {
   void cancelAllRequested();
   void rerunRequested(const QList<int>& ids);
   void duplicateRequested(int id);
+  void compareRequested(const QList<int>& ids);
 
  protected:
   void changeEvent(QEvent* event) override;
@@ -53,6 +57,7 @@ class RunsView : public QWidget {
   bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
+  void buildContextMenu();
   void updateActions();
   void fitRowsToFont();
 
@@ -64,6 +69,7 @@ class RunsView : public QWidget {
   QAction* m_cancelAll;
   QAction* m_rerun;
   QAction* m_duplicate;
+  QAction* m_compare;
 };
 
 }  // namespace epsilon::ui

@@ -57,8 +57,9 @@ class TestRunNames : public QObject {
         expandSweep(base(), {{"noise_multiplier", {"0.5", "1", "2"}}, {"clip_norm", {"1", "4"}}});
     points.pop_back();
     const auto names = uniqueRunNames(configsOf(points));
-    const std::vector<std::string> expected{"σ 0.5 · C 1", "σ 0.5 · C 4", "σ 1 · C 1", "σ 1 · C 4",
-                                            "σ 2 · C 1"};
+    const std::vector<std::string> expected{"mlp · σ 0.5 · C 1", "mlp · σ 0.5 · C 4",
+                                            "mlp · σ 1 · C 1", "mlp · σ 1 · C 4",
+                                            "mlp · σ 2 · C 1"};
     QCOMPARE(names, expected);
     QCOMPARE(std::set<std::string>(names.begin(), names.end()).size(), std::size_t(5));
   }
@@ -98,7 +99,7 @@ class TestRunNames : public QObject {
     b.privacy.delta = 1e-6;
     b.optimizer.learningRate = 0.0125;
     QCOMPARE(uniqueRunNames({a, b}),
-             (std::vector<std::string>{"δ 1e-5 · η 0.15", "δ 1e-6 · η 0.0125"}));
+             (std::vector<std::string>{"mlp · δ 1e-5 · η 0.15", "mlp · δ 1e-6 · η 0.0125"}));
   }
 };
 

@@ -6,9 +6,11 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -48,11 +50,40 @@ class TestLessonsMenu : public QObject {
     QCOMPARE(static_cast<std::size_t>(ids.size()), lessonPoints(lesson).size());
     QCOMPARE(w.experimentPanel()->datasetCombo()->currentText(), lesson.dataset);
     auto* text = w.findChild<QTextBrowser*>(QStringLiteral("lessonText"));
-    QVERIFY(text);
-    QVERIFY(text->toPlainText().contains(lesson.question));
-    QVERIFY(!text->toPlainText().contains(lesson.answer));
+    auto* question = w.findChild<QLabel*>(QStringLiteral("lessonQuestion"));
+    auto* answer = w.findChild<QLabel*>(QStringLiteral("lessonAnswerText"));
+    QVERIFY(text && question && answer);
+    QVERIFY(text->toPlainText().contains(lesson.text));
+    QVERIFY(question->text().contains(lesson.question.toHtmlEscaped()));
+    QVERIFY(answer->text().contains(lesson.answer.toHtmlEscaped()));
+    QVERIFY(answer->isHidden());
     w.findChild<QPushButton*>(QStringLiteral("lessonAnswer"))->click();
-    QVERIFY(text->toPlainText().contains(lesson.answer));
+    QVERIFY(!answer->isHidden());
+    w.findChild<QPushButton*>(QStringLiteral("lessonAnswer"))->click();
+    QVERIFY(answer->isHidden());
+  }
+
+  // The five lessons fit a 45-minute class, each stating its own time, and the menu says the
+  // total.
+  void lessonsFitAClassHour() {
+    MainWindow w(MainWindow::startupOptions(false, true));
+    QMenu* menu = lessonsMenu(w);
+    QVERIFY(menu);
+    int total = 0;
+    int count = 0;
+    for (QAction* action : menu->actions()) {
+      const QString text = action->text();
+      const auto minutes = QRegularExpression(QStringLiteral("\\((\\d+) min\\)$")).match(text);
+      if (!minutes.hasMatch()) continue;
+      ++count;
+      total += minutes.captured(1).toInt();
+    }
+    QCOMPARE(count, 5);
+    QVERIFY2(total <= 45, qPrintable(QString::number(total)));
+    const QString summary = QStringLiteral("All 5 lessons: %1 min").arg(total);
+    bool shown = false;
+    for (QAction* action : menu->actions()) shown |= action->text() == summary;
+    QVERIFY2(shown, qPrintable(summary));
   }
 
   // A lesson whose sweep holds a bad value (a negative clip norm) is a message in the window:

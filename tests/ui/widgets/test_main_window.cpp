@@ -313,6 +313,41 @@ class TestMainWindow : public QObject {
              w.runModel()->run(id)->evals.back().testAccuracy);
   }
 
+  // "Compare to non-private" (the Runs table's context menu and the Run menu) starts the
+  // selected run's experiment again without privacy, as a new run named with its network; a
+  // run that already has no privacy gets no copy.
+  void compareToNonPrivateAddsTheBaseline() {
+    MainWindow w(testOptions());
+    selectDataset(w, QStringLiteral("xor"));
+    w.experimentPanel()->noiseSlider()->setValue(2.0);
+    w.experimentPanel()->epochsSlider()->setValue(2);
+    const int id = w.startRun();
+    QVERIFY(id > 0);
+    w.runsView()->table()->selectRow(0);
+    QVERIFY(w.runsView()->compareAction()->isEnabled());
+    QVERIFY(w.runsView()->table()->actions().contains(w.runsView()->compareAction()));
+    w.runsView()->compareAction()->trigger();
+    QCOMPARE(w.runModel()->rowCount(), 2);
+    const int baseline = w.runModel()->idAt(1);
+    const RunRecord* open = w.runModel()->run(baseline);
+    const RunRecord* original = w.runModel()->run(id);
+    QVERIFY(!epsilon::train::isPrivate(open->config));
+    QVERIFY(epsilon::train::isPrivate(original->config));
+    // Everything but the privatizer is the run's own.
+    QCOMPARE(epsilon::train::withoutPrivacy(original->config).training.epochs,
+             open->config.training.epochs);
+    QCOMPARE(open->config.dataset.name, original->config.dataset.name);
+    QCOMPARE(open->config.training.seed, original->config.training.seed);
+    QVERIFY2(open->name.contains(QStringLiteral("non-private")), qPrintable(open->name));
+    QVERIFY2(open->name.startsWith(QString::fromStdString(open->config.model.preset)),
+             qPrintable(open->name));
+    QTRY_VERIFY_WITH_TIMEOUT(finished(*w.runModel(), baseline), 60000);
+    QVERIFY(std::isinf(w.runModel()->run(baseline)->evals.back().epsilon));  // no guarantee
+    // The baseline itself has nothing to compare with: no new run.
+    QVERIFY(w.compareToNonPrivate({baseline}).isEmpty());
+    QCOMPARE(w.runModel()->rowCount(), 2);
+  }
+
   void presetsRunFromTheMenu() {
     MainWindow w(testOptions());
     // An accountant-only preset draws its ε curves at once, without training.

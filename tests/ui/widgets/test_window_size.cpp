@@ -1,21 +1,61 @@
 // The window fits a 1024×768 projector: its minimum size is at most 1024×720 in normal and in
 // presentation mode (large fonts), the docks scrolling rather than pushing the window wider;
 // the first window fits the screen, and at 1024×728 (a 768-pixel screen less a frame) the Runs
-// table shows at least 5 rows in both modes.
+// table shows at least 5 rows in both modes, and a lesson's question and answer are on screen.
 #include <QAbstractSpinBox>
 #include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QTableView>
 #include <QTest>
+#include <QTextBrowser>
 
 #include "spin_box_widths.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/runs_view.h"
+#include "ui/widgets/training_controller.h"
 
 using namespace epsilon::ui;
+
+namespace {
+
+// Shown, tall enough for its wrapped text at its width, inside the window, and nothing of it
+// clipped by a parent (a dock or a scroll area cutting it off).
+bool wholeOnScreen(QWidget& window, QLabel* label) {
+  if (!label->isVisible() || label->height() < label->heightForWidth(label->width())) return false;
+  const QRect inWindow(label->mapTo(&window, QPoint(0, 0)), label->size());
+  return window.rect().contains(inWindow) && label->visibleRegion() == QRegion(label->rect());
+}
+
+// The window at 1024×768 less a frame (1016×728), in the mode, shown and laid out.
+bool showAtProjectorSize(MainWindow& w, bool presentation) {
+  w.setPresentationMode(presentation);
+  w.resize(1016, 728);
+  w.show();
+  if (!QTest::qWaitForWindowExposed(&w)) return false;
+  QTest::qWait(400);  // presentation mode lays the docks out again after 250 ms
+  return true;
+}
+
+QString placeOf(QWidget& window, QLabel* label) {
+  const QPoint at = label->mapTo(&window, QPoint(0, 0));
+  return QStringLiteral("%1: %2×%3 at (%4, %5), needs %6 px, visible %7 px, window %8×%9")
+      .arg(label->objectName())
+      .arg(label->width())
+      .arg(label->height())
+      .arg(at.x())
+      .arg(at.y())
+      .arg(label->heightForWidth(label->width()))
+      .arg(label->visibleRegion().boundingRect().height())
+      .arg(window.width())
+      .arg(window.height());
+}
+
+}  // namespace
 
 class TestWindowSize : public QObject {
   Q_OBJECT
@@ -41,14 +81,8 @@ class TestWindowSize : public QObject {
   void runsTableShowsFiveRows_data() { minimumFitsAProjector_data(); }
   void runsTableShowsFiveRows() {
     QFETCH(bool, presentation);
-    MainWindow::Options options;
-    options.useSettings = false;
-    MainWindow w(options);
-    w.setPresentationMode(presentation);
-    w.resize(1016, 728);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QTest::qWait(400);  // presentation mode lays the docks out again after 250 ms
+    MainWindow w(MainWindow::startupOptions(false, true));
+    QVERIFY(showAtProjectorSize(w, presentation));
     QTableView* table = w.runsView()->table();
     const int rows =
         table->viewport()->height() / std::max(1, table->verticalHeader()->defaultSectionSize());
@@ -57,6 +91,36 @@ class TestWindowSize : public QObject {
                             .arg(rows)
                             .arg(table->verticalHeader()->defaultSectionSize())
                             .arg(table->viewport()->height())));
+  }
+
+  // At 1024×768 (a window of 1016×728 inside the frame), in both modes, a lesson's question
+  // and, after "Show the answer", its answer are on screen whole, without scrolling; showing
+  // the answer leaves the paragraph's scroll position where it was.
+  void lessonQuestionAndAnswerOnScreen_data() { minimumFitsAProjector_data(); }
+  void lessonQuestionAndAnswerOnScreen() {
+    QFETCH(bool, presentation);
+    MainWindow w(MainWindow::startupOptions(false, true));
+    QVERIFY(showAtProjectorSize(w, presentation));
+    QVERIFY(!w.openLesson(QStringLiteral("what-epsilon-means")).isEmpty());
+    w.controller()->cancelAll();
+    QTest::qWait(400);
+    auto* question = w.findChild<QLabel*>(QStringLiteral("lessonQuestion"));
+    auto* answer = w.findChild<QLabel*>(QStringLiteral("lessonAnswerText"));
+    auto* text = w.findChild<QTextBrowser*>(QStringLiteral("lessonText"));
+    QVERIFY(question && answer && text);
+    QVERIFY2(w.width() <= 1016 && w.height() <= 728,
+             qPrintable(QStringLiteral("window %1×%2").arg(w.width()).arg(w.height())));
+    QVERIFY2(wholeOnScreen(w, question), qPrintable(placeOf(w, question)));
+    text->verticalScrollBar()->setValue(text->verticalScrollBar()->maximum());
+    const int scrolled = text->verticalScrollBar()->value();
+    w.findChild<QPushButton*>(QStringLiteral("lessonAnswer"))->click();
+    QTest::qWait(300);
+    QVERIFY2(wholeOnScreen(w, answer), qPrintable(placeOf(w, answer)));
+    QVERIFY2(wholeOnScreen(w, question), qPrintable(placeOf(w, question)));
+    QCOMPARE(text->verticalScrollBar()->value(),
+             std::min(scrolled, text->verticalScrollBar()->maximum()));
+    QVERIFY2(w.width() <= 1016 && w.height() <= 728,
+             qPrintable(QStringLiteral("window %1×%2").arg(w.width()).arg(w.height())));
   }
 
   void minimumFitsAProjector() {
