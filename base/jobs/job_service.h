@@ -40,7 +40,16 @@ class JobRunner;
 
 namespace epsilon::ui {
 
-enum class JobKind { Training, Attack, Audit, Preview, Calibration, DatasetLoad, Autosave, Cluster };
+enum class JobKind {
+  Training,
+  Attack,
+  Audit,
+  Preview,
+  Calibration,
+  DatasetLoad,
+  Autosave,
+  Cluster
+};
 const char* jobKindName(JobKind kind);
 
 using JobId = long long;
