@@ -5,6 +5,7 @@
 #include "base/session/run_model.h"
 #include "ui/widgets/gradient_norm_view.h"
 #include "ui/widgets/main_window.h"
+#include "ui/widgets/runs_view.h"
 #include "ui/widgets/training_controller.h"
 
 namespace epsilon::ui {
