@@ -244,6 +244,10 @@ RunCharts::RunSeries& RunCharts::seriesFor(const RunRecord& run) {
     rs.line[k] = s;
     Q_EMIT seriesCreated(s, run.id, kind);
   }
+  return m_series.emplace(run.id, rs).first->second;
+}
+
+void RunCharts::addDots(int runId, RunSeries& rs) {
   for (ChartKind kind : kAllChartKinds) {
     const int k = static_cast<int>(kind);
     auto* marker = new QScatterSeries();
@@ -252,11 +256,32 @@ RunCharts::RunSeries& RunCharts::seriesFor(const RunRecord& run) {
     marker->attachAxis(axisInUse(kind, Qt::Vertical));
     for (QLegendMarker* m : m_charts[k]->legend()->markers(marker)) m->setVisible(false);
     rs.end[k] = marker;
-    Q_EMIT seriesCreated(marker, run.id, kind);
+    Q_EMIT seriesCreated(marker, runId, kind);
   }
-  auto [inserted, ok] = m_series.emplace(run.id, rs);
-  applyStyle();
-  return inserted->second;
+}
+
+// A chart draws its series in the order they were added: a new run's line would cover the
+// older runs' end dots (lesson 4's 5-epoch dot vanished under the 40-epoch line), so the
+// older dots are added again after the new lines, and the new dots after them. All new runs'
+// lines come first, so opening 10,000 runs moves no dot (one by one, it was quadratic).
+void RunCharts::addNewSeries(const std::vector<const RunRecord*>& fresh) {
+  if (fresh.empty()) return;
+  const bool older = m_series.size() > 0;
+  for (const RunRecord* run : fresh) seriesFor(*run);
+  if (older) {
+    for (auto& [id, rs] : m_series) {
+      if (!rs.end[0]) continue;
+      for (ChartKind kind : kAllChartKinds) {
+        const int k = static_cast<int>(kind);
+        m_charts[k]->removeSeries(rs.end[k]);
+        m_charts[k]->addSeries(rs.end[k]);
+        rs.end[k]->attachAxis(axisInUse(kind, Qt::Horizontal));
+        rs.end[k]->attachAxis(axisInUse(kind, Qt::Vertical));
+      }
+    }
+  }
+  for (const RunRecord* run : fresh) addDots(run->id, m_series.at(run->id));
+  applyStyle();  // once for all of them: it restyles every series
 }
 
 void RunCharts::removeRun(int id) {
@@ -277,12 +302,15 @@ void RunCharts::update(const std::vector<RunRecord>& runs) {
   useLogAxis(ChartKind::EpsilonVsEpoch, logEpsilon);
   useLogAxis(ChartKind::AccuracyVsEpsilon, logEpsilon);
   useLogAxis(ChartKind::LossVsStep, wantLogLoss(runs));
+  std::vector<const RunRecord*> fresh;
+  for (const RunRecord& run : runs)
+    if (run.visible && !m_series.count(run.id)) fresh.push_back(&run);
+  addNewSeries(fresh);
   std::vector<int> keep;
-  const std::size_t seriesBefore = m_series.size();
   for (const RunRecord& run : runs) {
     if (!run.visible) continue;
     keep.push_back(run.id);
-    RunSeries& rs = seriesFor(run);
+    RunSeries& rs = m_series.at(run.id);
     for (ChartKind kind : kAllChartKinds) {
       QXYSeries* s = rs.line[static_cast<int>(kind)];
       const QString name = drawnText(run.name);
@@ -304,20 +332,6 @@ void RunCharts::update(const std::vector<RunRecord>& runs) {
       if (end->name() != name) end->setName(name);
       end->setColor(QColor(run.color));
       if (end->points() != last) end->replace(last);
-    }
-  }
-  // A chart draws its series in the order they were added: a new run's line would cover the
-  // older runs' end dots (lesson 4's 5-epoch dot vanished under the 40-epoch line), so the
-  // dots are added again, after every line.
-  if (m_series.size() != seriesBefore) {
-    for (auto& [id, rs] : m_series) {
-      for (ChartKind kind : kAllChartKinds) {
-        const int k = static_cast<int>(kind);
-        m_charts[k]->removeSeries(rs.end[k]);
-        m_charts[k]->addSeries(rs.end[k]);
-        rs.end[k]->attachAxis(axisInUse(kind, Qt::Horizontal));
-        rs.end[k]->attachAxis(axisInUse(kind, Qt::Vertical));
-      }
     }
   }
   std::vector<int> drop;

@@ -75,7 +75,7 @@ QString MainWindow::openSessionFrom(const QString& path) {
   m_session->clear();
   const auto count = runs.size();
   const auto forged = std::count_if(runs.begin(), runs.end(), hasEpsilonMismatch);
-  for (auto& r : runs) m_runs->addRun(std::move(r));
+  m_runs->addRuns(std::move(runs));
   m_charts->redrawNow();
   m_sessionPath = path;
   m_saveSuggestion = saveSuggestionAfterOpening(path);
