@@ -110,7 +110,7 @@ ExperimentConfig experimentFromJson(const QJsonObject& json, const ExperimentCon
     root.fail(QStringLiteral("format"),
               QStringLiteral("expected \"%1\", got %2")
                   .arg(expectedFormat, json.contains(QLatin1String("format"))
-                                           ? QLatin1Char('"') + format + QLatin1Char('"')
+                                           ? QLatin1Char('"') + clipped(format) + QLatin1Char('"')
                                            : QStringLiteral("nothing")));
   }
   if (!json.contains(QLatin1String("version")))

@@ -132,8 +132,8 @@ QString readSweepLabel(JsonReader& r) {
 void readRunTop(JsonReader& r, RunRecord& run) {
   const QString format = r.string(QStringLiteral("format"), true, {}, true);
   if (format != QLatin1String(kRunFormat))
-    r.fail(QStringLiteral("format"),
-           QStringLiteral("expected \"%1\", got \"%2\"").arg(QLatin1String(kRunFormat), format));
+    r.fail(QStringLiteral("format"), QStringLiteral("expected \"%1\", got \"%2\"")
+                                         .arg(QLatin1String(kRunFormat), clipped(format)));
   r.integer(QStringLiteral("version"), 1, 1, 0, true);
   run.status = readStoredRunStatus(r);
   run.progress = run.status == RunStatus::Done ? 1.0 : 0.0;

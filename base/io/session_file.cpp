@@ -27,7 +27,7 @@ QString parseColour(JsonReader& r) {
   static const QRegularExpression kColour(QStringLiteral("^(#[0-9a-fA-F]{6})?$"));
   if (!kColour.match(colour).hasMatch())
     r.fail(QStringLiteral("color"),
-           QStringLiteral("expected a colour like \"#0072b2\", got \"%1\"").arg(colour));
+           QStringLiteral("expected a colour like \"#0072b2\", got \"%1\"").arg(clipped(colour)));
   return colour;
 }
 
