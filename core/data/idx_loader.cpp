@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdio>
+#include <limits>
 
 #include "core/common/errors.h"
 #include "core/data/byte_source.h"
@@ -78,6 +79,9 @@ const std::array<float, 256>& byteToUnit() {
   return table;
 }
 
+// A side as the header declares it (an int holds any a message may quote).
+constexpr std::uint32_t kIntMax = std::numeric_limits<int>::max();
+
 long keptCount(long declared, long maxCount) {
   return maxCount > 0 ? std::min(declared, maxCount) : declared;
 }
@@ -88,10 +92,10 @@ IdxImages parseIdxImages(std::span<const std::byte> bytes, const std::string& so
                          long maxCount) {
   DataInput input(bytes, source);
   const auto sizes = readHeader(input, kIdxImagesMagic, 3, "images");
-  checkIdxHeader({kIdxImagesMagic, sizes[0],
-                  static_cast<int>(std::min<std::uint32_t>(sizes[1], kIdxMaxSide + 1)),
-                  static_cast<int>(std::min<std::uint32_t>(sizes[2], kIdxMaxSide + 1))},
-                 source);
+  checkIdxHeader(
+      {kIdxImagesMagic, sizes[0], static_cast<int>(std::min<std::uint32_t>(sizes[1], kIntMax)),
+       static_cast<int>(std::min<std::uint32_t>(sizes[2], kIntMax))},
+      source);
   const std::size_t count = sizes[0];
   const std::size_t pixelsPerImage = std::size_t{sizes[1]} * sizes[2];
   const std::size_t expected = 16 + count * pixelsPerImage;
@@ -195,10 +199,10 @@ IdxHeader probeIdxHeader(std::span<const std::byte> prefix, const std::string& s
   if (result.magic == kIdxImagesMagic) {
     if (header.size() < 16)
       throw DataError(source + ": truncated: an IDX image header needs 16 bytes");
-    result.height = static_cast<int>(
-        std::min<std::uint32_t>(readBigEndian32(header.data() + 8), kIdxMaxSide + 1));
-    result.width = static_cast<int>(
-        std::min<std::uint32_t>(readBigEndian32(header.data() + 12), kIdxMaxSide + 1));
+    result.height =
+        static_cast<int>(std::min<std::uint32_t>(readBigEndian32(header.data() + 8), kIntMax));
+    result.width =
+        static_cast<int>(std::min<std::uint32_t>(readBigEndian32(header.data() + 12), kIntMax));
   }
   return result;
 }
