@@ -296,8 +296,38 @@ void RunCharts::removeRun(int id) {
   m_series.erase(it);
 }
 
-void RunCharts::update(const std::vector<RunRecord>& runs) {
-  m_legendHtml = runLegendHtml(runs);
+namespace {
+
+// QtCharts' cost of adding a series grows with the series a chart has (its theme and axes
+// visit them all), so 10,000 runs took minutes to draw; beyond this many visible runs every
+// k-th one is drawn and the legend says so (the Runs table still lists them all).
+constexpr std::size_t kMaxDrawnRuns = 400;
+
+const std::vector<RunRecord>& drawnRuns(const std::vector<RunRecord>& all,
+                                        std::vector<RunRecord>& thinned, QString& note) {
+  const auto visible = static_cast<std::size_t>(
+      std::count_if(all.begin(), all.end(), [](const RunRecord& r) { return r.visible; }));
+  if (visible <= kMaxDrawnRuns) return all;
+  const std::size_t step = (visible + kMaxDrawnRuns - 1) / kMaxDrawnRuns;
+  std::size_t index = 0;
+  for (const RunRecord& run : all)
+    if (run.visible && index++ % step == 0) thinned.push_back(run);
+  note = QObject::tr(
+             "<div align=\"center\"><i>The charts show %1 of the %2 visible runs (every "
+             "%3th); hide runs to see others.</i></div>")
+             .arg(thinned.size())
+             .arg(visible)
+             .arg(step);
+  return thinned;
+}
+
+}  // namespace
+
+void RunCharts::update(const std::vector<RunRecord>& all) {
+  std::vector<RunRecord> thinned;
+  QString note;
+  const std::vector<RunRecord>& runs = drawnRuns(all, thinned, note);
+  m_legendHtml = runLegendHtml(runs) + note;
   const bool logEpsilon = wantLogEpsilon(runs);
   useLogAxis(ChartKind::EpsilonVsEpoch, logEpsilon);
   useLogAxis(ChartKind::AccuracyVsEpsilon, logEpsilon);
