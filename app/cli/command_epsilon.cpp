@@ -7,6 +7,7 @@
 // private selection: the best of a random number of runs, beside one run and ⌈μ⌉ composed.
 #include <QCommandLineParser>
 #include <QJsonObject>
+#include <limits>
 
 #include "cli_options.h"
 #include "experiment_json.h"
@@ -60,6 +61,12 @@ int runEpsilon(const QStringList& arguments) {
   if (flags.steps > 0 || parser.isSet(QStringLiteral("noise-multiplier"))) {
     sigma = readDouble(parser, QStringLiteral("noise-multiplier"));
     requirePositive(QStringLiteral("noise-multiplier"), sigma);
+    // Below this σ² underflows to 0 in the accountants, which would then report a σ of 0
+    // that nobody gave (1e-300 came back as "got 0").
+    constexpr double kSmallestSigma = 1e-100;
+    if (sigma < kSmallestSigma)
+      requireRange(QStringLiteral("noise-multiplier"), sigma, kSmallestSigma,
+                   std::numeric_limits<double>::infinity(), false, true);
   }
   QJsonObject result = flags.echo;
   if (flags.steps > 0) result.insert(QStringLiteral("noise_multiplier"), sigma);

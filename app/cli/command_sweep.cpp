@@ -20,6 +20,7 @@
 
 #include "base/io/json_reader.h"
 #include "base/io/preset_file.h"
+#include "base/io/run_file.h"
 #include "cli_options.h"
 #include "core/common/errors.h"
 #include "core/train/experiment_schema.h"
@@ -50,13 +51,6 @@ train::SweepAxis parseAxis(const QString& flag, const QString& text) {
   return axis;
 }
 
-// The format field of a JSON file, to tell a preset from an experiment.
-QString formatOf(const QString& path) {
-  const QJsonDocument document =
-      QJsonDocument::fromJson(ui::readBoundedFile(path, 16 << 20, "config"));
-  return document.object().value(QStringLiteral("format")).toString();
-}
-
 QJsonObject pointSummary(const train::SweepPoint& point, const train::RunResult& result) {
   const train::ProgressEvent* last = lastEvaluation(result);
   const auto number = [](double v) {
@@ -76,6 +70,18 @@ QJsonObject pointSummary(const train::SweepPoint& point, const train::RunResult&
   return o;
 }
 
+// Every field of the experiment schema by its word, older spellings marked old.
+std::string sweepParameterList() {
+  std::string list;
+  for (const auto& f : train::experimentFields()) {
+    if (!f.persisted) continue;
+    list += (list.empty() ? "" : ", ") + f.word;
+    for (const auto& old : f.old)
+      if (old.value.empty()) list += " (old: " + old.word + ")";
+  }
+  return list;
+}
+
 void addSweepOptions(QCommandLineParser& parser) {
   parser.setApplicationDescription(
       QStringLiteral(
@@ -90,17 +96,7 @@ void addSweepOptions(QCommandLineParser& parser) {
           "  epsilonlab-cli sweep --preset report-fig4-noise --shard 2/3 --out part2   (a "
           "job-array slice)\n"
           "Parameters: ") +
-      QString::fromStdString([] {
-        // Every field of the experiment schema by its word, older spellings marked old.
-        std::string list;
-        for (const auto& f : train::experimentFields()) {
-          if (!f.persisted) continue;
-          list += (list.empty() ? "" : ", ") + f.word;
-          for (const auto& old : f.old)
-            if (old.value.empty()) list += " (old: " + old.word + ")";
-        }
-        return list;
-      }()));
+      QString::fromStdString(sweepParameterList()));
   parser.addOptions({
       {QStringLiteral("config"),
        QStringLiteral("An experiment file (with --param) or a preset file."),
@@ -127,6 +123,9 @@ void addSweepOptions(QCommandLineParser& parser) {
       {QStringLiteral("quick"),
        QStringLiteral("Use the preset's quick settings (fewer epochs, fewer examples).")},
       {QStringLiteral("quiet"), QStringLiteral("Do not print a line per finished run.")},
+      {QStringLiteral("resume"),
+       QStringLiteral("Keep the runs whose files in --out are complete (finished, same "
+                      "settings), e.g. after a killed sweep, and train only the others.")},
       {QStringLiteral("private-tuning"),
        QStringLiteral("Private tuning: train K of the grid's points drawn at random (K from "
                       "DIST with the sweep's seed: poisson:MEAN, geometric:MEAN, log:MEAN or "
@@ -213,12 +212,15 @@ void readSweepBase(const QCommandLineParser& parser, const SweepFlags& flags, Sw
       throw UsageError(std::string("--preset: ") + e.what());
     }
   } else {
+    // Read once: its format says whether it is a preset or an experiment.
     const QString path = parser.value(QStringLiteral("config"));
-    if (formatOf(path) == QLatin1String(ui::kPresetFormat))
-      plan.preset = ui::readPresetFile(path);
+    const QJsonObject json = ui::readJsonObjectFile(path, ui::kMaxExperimentFileBytes,
+                                                    QStringLiteral("experiment or preset file"));
+    if (json.value(QStringLiteral("format")).toString() == QLatin1String(ui::kPresetFormat))
+      plan.preset = ui::presetFromJson(json, path);
     else
-      plan.base = readExperimentFile(
-          path, {}, std::any_of(flags.axes.begin(), flags.axes.end(), [](const auto& a) {
+      plan.base = ui::experimentFromFileJson(
+          json, path, {}, std::any_of(flags.axes.begin(), flags.axes.end(), [](const auto& a) {
             return a.parameter == "dataset";
           }));
   }
@@ -248,6 +250,9 @@ SweepPlan planSweep(const QCommandLineParser& parser, const SweepFlags& flags,
   } catch (const ConfigError& e) {
     throw UsageError(std::string(flags.axes.empty() ? "--preset: " : "--param: ") + e.what());
   }
+  // Each run file says how many points the whole sweep has, so that a folder opened before
+  // the sweep ends (or after it was killed) can say how many runs are missing.
+  for (auto& point : plan.points) point.of = static_cast<int>(plan.points.size());
   if (flags.shard)
     plan.points = train::shardOf(plan.points, flags.shard->first, flags.shard->second);
   return plan;
@@ -256,12 +261,12 @@ SweepPlan planSweep(const QCommandLineParser& parser, const SweepFlags& flags,
 // Writes --out and --plot and says which runs failed; a file that cannot be written is a
 // failure of the work (exit 1), not an internal error.
 int reportSweep(const QCommandLineParser& parser, const SweepFlags& flags, const SweepPlan& plan,
-                const std::vector<train::RunResult>& results) {
+                const std::vector<train::RunResult>& results, const std::vector<bool>& resumed) {
   int exitCode = kExitOk;
   try {
     if (parser.isSet(QStringLiteral("out")))
       writeSweepOutputs(parser.value(QStringLiteral("out")), plan.points, results,
-                        parser.value(QStringLiteral("summary")));
+                        parser.value(QStringLiteral("summary")), resumed);
   } catch (const std::runtime_error& e) {
     QTextStream(stderr) << "epsilonlab-cli sweep: " << e.what() << "\n";
     exitCode = kExitFailure;
@@ -302,6 +307,59 @@ void landRunFile(const QString& out, const train::SweepPoint& point,
   }
 }
 
+// --resume: the result of each point whose run file in `out` is complete (its run finished
+// with the point's settings), read back; the others are trained again. A damaged file (a run
+// killed while its file was written is never one: files land atomically) is trained again
+// and said so.
+std::vector<std::optional<train::RunResult>> resumedRuns(
+    const QString& out, const std::vector<train::SweepPoint>& points) {
+  std::vector<std::optional<train::RunResult>> kept(points.size());
+  const QDir dir(out);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const QString path = dir.filePath(runFileName(points[i]));
+    if (!QFileInfo::exists(path)) continue;
+    try {
+      auto result = ui::readFinishedRun(path);
+      if (result && experimentToJson(result->config) == experimentToJson(points[i].config))
+        kept[i] = std::move(result);
+    } catch (const std::exception& e) {
+      QTextStream(stderr) << "epsilonlab-cli sweep: --resume: training again: " << e.what() << "\n";
+    }
+  }
+  return kept;
+}
+
+// The points to train (all, or those --resume did not keep), each result landing in --out
+// as it finishes; then every point's result in the sweep's order.
+std::vector<train::RunResult> runSweepPoints(const QCommandLineParser& parser,
+                                             const SweepFlags& flags, const SweepPlan& plan,
+                                             bool accountantOnly, DatasetCache& cache,
+                                             std::vector<bool>& resumed) {
+  const QString out = parser.value(QStringLiteral("out"));
+  std::vector<std::optional<train::RunResult>> results(plan.points.size());
+  if (parser.isSet(QStringLiteral("resume"))) results = resumedRuns(out, plan.points);
+  std::vector<PlannedRun> planned;
+  std::vector<std::size_t> indices;
+  resumed.assign(plan.points.size(), false);
+  for (std::size_t i = 0; i < plan.points.size(); ++i) {
+    resumed[i] = results[i].has_value();
+    if (resumed[i]) continue;
+    planned.push_back({plan.points[i], accountantOnly});
+    indices.push_back(i);
+  }
+  const bool quiet = parser.isSet(QStringLiteral("quiet"));
+  const auto trained = runPlanned(planned, flags.jobs ? static_cast<int>(*flags.jobs) : 0, cache,
+                                  [&](std::size_t k, const train::RunResult& r) {
+                                    const auto& point = plan.points[indices[k]];
+                                    landRunFile(out, point, r);
+                                    if (!quiet) printJsonLine(pointSummary(point, r));
+                                  });
+  for (std::size_t k = 0; k < trained.size(); ++k) results[indices[k]] = trained[k];
+  std::vector<train::RunResult> all;
+  for (auto& r : results) all.push_back(std::move(*r));
+  return all;
+}
+
 // The selection score private tuning names and maximises.
 constexpr const char* kTuningScore = "final test accuracy on the held-out test set";
 
@@ -333,6 +391,7 @@ QJsonObject planPrivateTuning(SweepPlan& plan, const privacy::TuningDistribution
   summary.insert(QStringLiteral("runs_drawn"), static_cast<qint64>(draw.runs));
   summary.insert(QStringLiteral("grid_points_drawn"), drawn);
   plan.points = draw.points;
+  for (auto& point : plan.points) point.of = static_cast<int>(plan.points.size());
   return summary;
 }
 
@@ -373,20 +432,17 @@ int runSweep(const QStringList& arguments) {
     throw UsageError("--private-tuning: an accountant-only preset trains nothing to select from");
   std::optional<QJsonObject> tuning;
   if (flags.tuning) tuning = planPrivateTuning(plan, *flags.tuning, cache);
-  std::vector<PlannedRun> planned;
-  for (const auto& p : plan.points) planned.push_back({p, accountantOnly});
-  const bool quiet = parser.isSet(QStringLiteral("quiet"));
-  const auto results =
-      runPlanned(planned, flags.jobs ? static_cast<int>(*flags.jobs) : 0, cache,
-                 [&](std::size_t i, const train::RunResult& r) {
-                   landRunFile(parser.value(QStringLiteral("out")), plan.points[i], r);
-                   if (!quiet) printJsonLine(pointSummary(plan.points[i], r));
-                 });
+  if (parser.isSet(QStringLiteral("resume")) && !parser.isSet(QStringLiteral("out")))
+    throw UsageError("--resume: needs --out, the folder of the sweep to finish");
+  if (parser.isSet(QStringLiteral("resume")) && flags.tuning)
+    throw UsageError("--resume: cannot be mixed with --private-tuning (K runs are drawn anew)");
+  std::vector<bool> resumed;
+  const auto results = runSweepPoints(parser, flags, plan, accountantOnly, cache, resumed);
   if (tuning) {
     tuning->insert(QStringLiteral("released"), releasedRun(plan, results));
     printJsonLine(QJsonObject{{QStringLiteral("private_tuning"), *tuning}});
   }
-  return reportSweep(parser, flags, plan, results);
+  return reportSweep(parser, flags, plan, results, resumed);
 }
 
 }  // namespace

@@ -94,13 +94,19 @@ QString runFileName(const train::SweepPoint& point) {
 }
 
 QByteArray runFileBytes(const train::SweepPoint& point, const train::RunResult& result) {
-  QJsonObject run = runToJson(result);
+  // A run is numbered in its file by its point (index + 1), not by the order its job was
+  // started in, so that a resumed sweep writes what an uninterrupted one writes.
+  train::RunResult numbered = result;
+  numbered.runId = static_cast<train::RunId>(point.index) + 1;
+  for (auto& event : numbered.history) event.runId = numbered.runId;
+  QJsonObject run = runToJson(numbered);
   QJsonObject values;
   for (const auto& [parameter, value] : point.values)
     values.insert(QString::fromStdString(parameter), QString::fromStdString(value));
-  run.insert(QStringLiteral("sweep"), QJsonObject{{"index", point.index},
-                                                  {"label", QString::fromStdString(point.label)},
-                                                  {"values", values}});
+  QJsonObject sweep{
+      {"index", point.index}, {"label", QString::fromStdString(point.label)}, {"values", values}};
+  if (point.of > 0) sweep.insert(QStringLiteral("of"), point.of);
+  run.insert(QStringLiteral("sweep"), sweep);
   return QJsonDocument(run).toJson(QJsonDocument::Indented);
 }
 
@@ -135,12 +141,15 @@ QByteArray summaryCsv(const std::vector<train::SweepPoint>& points,
 }
 
 void writeSweepOutputs(const QString& dir, const std::vector<train::SweepPoint>& points,
-                       const std::vector<train::RunResult>& results, const QString& summaryPath) {
+                       const std::vector<train::RunResult>& results, const QString& summaryPath,
+                       const std::vector<bool>& kept) {
   if (!QDir().mkpath(dir))
     throw std::runtime_error(dir.toStdString() + ": cannot create the output folder");
   const QDir out(dir);
   for (std::size_t i = 0; i < points.size() && i < results.size(); ++i)
-    writeFileAtomically(out.filePath(runFileName(points[i])), runFileBytes(points[i], results[i]));
+    if (i >= kept.size() || !kept[i])
+      writeFileAtomically(out.filePath(runFileName(points[i])),
+                          runFileBytes(points[i], results[i]));
   writeFileAtomically(
       summaryPath.isEmpty() ? out.filePath(QStringLiteral("summary.csv")) : summaryPath,
       summaryCsv(points, results));

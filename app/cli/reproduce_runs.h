@@ -51,10 +51,11 @@ QByteArray summaryCsv(const std::vector<train::SweepPoint>& points,
 
 // Writes the run files and summary.csv into `dir` (created if needed), each atomically; the
 // summary goes to `summaryPath` instead when one is given (shards sharing a folder). Throws
-// std::runtime_error naming the file that cannot be written.
+// std::runtime_error naming the file that cannot be written. A point whose `kept` is true has
+// its run file already (`sweep --resume` read it back): it is left as it is.
 void writeSweepOutputs(const QString& dir, const std::vector<train::SweepPoint>& points,
                        const std::vector<train::RunResult>& results,
-                       const QString& summaryPath = {});
+                       const QString& summaryPath = {}, const std::vector<bool>& kept = {});
 
 // The last evaluation of a run (nullptr if it has none).
 const train::ProgressEvent* lastEvaluation(const train::RunResult& result);

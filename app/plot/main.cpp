@@ -7,7 +7,7 @@
 #include <exception>
 
 #include "base/io/figure_file.h"
-#include "base/io/session_file.h"
+#include "base/io/run_file.h"
 #include "ui/charts/figure_chart.h"
 #include "ui/charts/headless_plot.h"
 
@@ -43,7 +43,15 @@ int plot(const QCommandLineParser& parser) {
     if (!error.isEmpty()) throw std::invalid_argument(error.toStdString());
     return 0;
   }
-  const auto runs = epsilon::ui::loadSession(parser.positionalArguments().constFirst());
+  // A session, a run file or a sweep's folder, read as File › Open reads it (each run's ε
+  // checked against its settings).
+  int missing = 0;
+  const auto runs =
+      epsilon::ui::openSessionOrRuns(parser.positionalArguments().constFirst(), &missing);
+  if (missing > 0)
+    QTextStream(stderr) << "epsilonlab-plot: " << missing
+                        << " runs of this sweep are missing (still running, or stopped: "
+                           "`epsilonlab-cli sweep --resume` finishes them)\n";
   const QString caption = parser.value(QStringLiteral("caption"));
   const QString chart = parser.value(QStringLiteral("chart"));
   const QString error = chart.isEmpty()
@@ -68,7 +76,8 @@ int main(int argc, char* argv[]) {
   parser.addVersionOption();
   parser.addPositionalArgument(
       QStringLiteral("file"),
-      QStringLiteral("An epsilonlab-session file (or, with --figure, an epsilonlab-figure file)."));
+      QStringLiteral("An epsilonlab-session file, an epsilonlab-run file or a folder of run files "
+                     "(or, with --figure, an epsilonlab-figure file)."));
   parser.addOptions({
       {QStringLiteral("out"), QStringLiteral("The file to write (.png, .svg or .pdf)."),
        QStringLiteral("FILE")},

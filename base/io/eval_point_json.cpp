@@ -64,29 +64,62 @@ std::vector<double> classAccuracyFromJson(JsonReader& r) {
   return out;
 }
 
+// A value that cannot be negative (an epoch, ε, σ, a norm, a time): null (unknown) and +∞ pass.
+double atLeastZero(JsonReader& r, const QString& key, double value) {
+  if (value < 0)
+    r.fail(key, QStringLiteral("expected a number ≥ 0, got %1").arg(value, 0, 'g', 12));
+  return value;
+}
+
+// A fraction (an accuracy, the share of clipped gradients): null passes.
+double fraction(JsonReader& r, const QString& key, double value) {
+  if (value < 0 || value > 1 || std::isinf(value))
+    r.fail(key, QStringLiteral("expected a fraction in [0, 1], got %1").arg(value, 0, 'g', 12));
+  return value;
+}
+
 }  // namespace
 
 EvalPoint evalPointFromJson(JsonReader& r) {
   EvalPoint e;
+  const auto read = [&r](const char* key, double fallback) {
+    return r.numberOrNull(QLatin1String(key), fallback);
+  };
   e.step = r.integer(QStringLiteral("step"), 0, 9007199254740992.0, 0, true);
-  e.epoch = r.numberOrNull(QStringLiteral("epoch"), e.epoch);
-  e.trainLoss = r.numberOrNull(QStringLiteral("train_loss"), e.trainLoss);
-  e.testAccuracy = r.numberOrNull(QStringLiteral("test_accuracy"), e.testAccuracy);
-  if (std::isfinite(e.testAccuracy) && (e.testAccuracy < 0 || e.testAccuracy > 1))
-    r.fail(QStringLiteral("test_accuracy"),
-           QStringLiteral("expected a fraction in [0, 1], got %1").arg(e.testAccuracy));
-  e.testLoss = r.numberOrNull(QStringLiteral("test_loss"), e.testLoss);
-  e.epsilon = r.numberOrNull(QStringLiteral("epsilon"), e.epsilon);
-  e.nominalEpsilon = r.numberOrNull(QStringLiteral("nominal_epsilon"), e.nominalEpsilon);
-  e.sigma = r.numberOrNull(QStringLiteral("sigma"), e.sigma);
-  e.clipNorm = r.numberOrNull(QStringLiteral("clip_norm"), e.clipNorm);
-  e.fractionClipped = r.numberOrNull(QStringLiteral("fraction_clipped"), e.fractionClipped);
-  e.gradientNorm = numberAlias(r, QStringLiteral("gradient_norm"), QStringLiteral("mean_grad_norm"),
-                               e.gradientNorm);
-  e.elapsedSeconds = numberAlias(r, QStringLiteral("elapsed_seconds"), QStringLiteral("elapsed_s"),
-                                 e.elapsedSeconds);
+  e.epoch = atLeastZero(r, QStringLiteral("epoch"), read("epoch", e.epoch));
+  e.trainLoss = read("train_loss", e.trainLoss);
+  e.testAccuracy = fraction(r, QStringLiteral("test_accuracy"), read("test_accuracy", kNaN));
+  e.testLoss = read("test_loss", e.testLoss);
+  e.epsilon = atLeastZero(r, QStringLiteral("epsilon"), read("epsilon", e.epsilon));
+  e.nominalEpsilon =
+      atLeastZero(r, QStringLiteral("nominal_epsilon"), read("nominal_epsilon", e.nominalEpsilon));
+  e.sigma = atLeastZero(r, QStringLiteral("sigma"), read("sigma", e.sigma));
+  e.clipNorm = atLeastZero(r, QStringLiteral("clip_norm"), read("clip_norm", e.clipNorm));
+  e.fractionClipped =
+      fraction(r, QStringLiteral("fraction_clipped"), read("fraction_clipped", e.fractionClipped));
+  e.gradientNorm = atLeastZero(r, QStringLiteral("gradient_norm"),
+                               numberAlias(r, QStringLiteral("gradient_norm"),
+                                           QStringLiteral("mean_grad_norm"), e.gradientNorm));
+  e.elapsedSeconds = atLeastZero(r, QStringLiteral("elapsed_seconds"),
+                                 numberAlias(r, QStringLiteral("elapsed_seconds"),
+                                             QStringLiteral("elapsed_s"), e.elapsedSeconds));
   e.classAccuracy = classAccuracyFromJson(r);  // absent in older files: empty
   return e;
+}
+
+void checkEvalOrder(const JsonReader& r, const QString& key, const std::vector<EvalPoint>& evals) {
+  // (An ε that goes down is not refused here: the run opens with its settings' ε shown in
+  // place of the file's and both stated, run_verification.h.)
+  for (std::size_t i = 1; i < evals.size(); ++i) {
+    const EvalPoint& before = evals[i - 1];
+    const EvalPoint& point = evals[i];
+    const QString at = QStringLiteral("%1[%2]").arg(key).arg(i);
+    if (point.step < before.step)
+      r.fail(at + QStringLiteral(".step"),
+             QStringLiteral("expected steps in order, got %1 after %2")
+                 .arg(point.step)
+                 .arg(before.step));
+  }
 }
 
 }  // namespace epsilon::ui

@@ -9,6 +9,7 @@
 
 #include <QJsonObject>
 #include <QStringList>
+#include <vector>
 
 #include "base/io/json_reader.h"
 #include "base/io/run_record.h"
@@ -20,6 +21,10 @@ QJsonObject evalPointToJson(const EvalPoint& point);
 // Reads the evaluation keys of `r` (the caller allows or reads any others, then finishes).
 // Throws ConfigError naming the key path.
 EvalPoint evalPointFromJson(JsonReader& r);
+
+// Refuses a history (the evaluations under `key` of `r`) whose steps go back: no run records
+// one. Throws ConfigError naming the point ("evals[4].step").
+void checkEvalOrder(const JsonReader& r, const QString& key, const std::vector<EvalPoint>& evals);
 
 // The written names of the numbers, in column order (CSV headers use them too; the per-class
 // array is not a column).

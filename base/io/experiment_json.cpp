@@ -110,7 +110,7 @@ ExperimentConfig experimentFromJson(const QJsonObject& json, const ExperimentCon
     root.fail(QStringLiteral("format"),
               QStringLiteral("expected \"%1\", got %2")
                   .arg(expectedFormat, json.contains(QLatin1String("format"))
-                                           ? QLatin1Char('"') + format + QLatin1Char('"')
+                                           ? QLatin1Char('"') + clipped(format) + QLatin1Char('"')
                                            : QStringLiteral("nothing")));
   }
   if (!json.contains(QLatin1String("version")))
@@ -138,8 +138,13 @@ ExperimentConfig experimentFromJson(const QJsonObject& json, const ExperimentCon
 
 ExperimentConfig readExperimentFile(const QString& path, const ExperimentConfig& base,
                                     bool datasetGiven) {
-  constexpr qint64 kMaxBytes = 16 << 20;  // an experiment is a few hundred bytes
-  const QJsonObject json = readJsonObjectFile(path, kMaxBytes, QStringLiteral("experiment file"));
+  return experimentFromFileJson(
+      readJsonObjectFile(path, kMaxExperimentFileBytes, QStringLiteral("experiment file")), path,
+      base, datasetGiven);
+}
+
+ExperimentConfig experimentFromFileJson(const QJsonObject& json, const QString& path,
+                                        const ExperimentConfig& base, bool datasetGiven) {
   try {
     ExperimentConfig c = experimentFromJson(json, base);
     if (!datasetGiven && !json.value(QLatin1String("dataset")).toObject().contains("name"))

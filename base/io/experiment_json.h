@@ -35,6 +35,13 @@ train::ExperimentConfig readExperimentFile(const QString& path,
                                            const train::ExperimentConfig& base = {},
                                            bool datasetGiven = false);
 
+// The same for a file already read (readJsonObjectFile with kMaxExperimentFileBytes), so that a
+// caller that looks at its format first reads it once.
+train::ExperimentConfig experimentFromFileJson(const QJsonObject& json, const QString& path,
+                                               const train::ExperimentConfig& base = {},
+                                               bool datasetGiven = false);
+inline constexpr qint64 kMaxExperimentFileBytes = 16 << 20;  // an experiment: a few hundred bytes
+
 // One event: the evaluation point's schema (base/io/eval_point_json.h: NaN null, ∞ "inf") and
 // run, total_steps, delta, accountant, sampling, privacy_status, epsilon_is_guarantee, …
 QJsonObject progressToJson(const train::ProgressEvent& event);

@@ -81,11 +81,11 @@ FigureSeries readSeries(JsonReader r) {
 
 Figure figureFromJson(const QJsonObject& object) {
   JsonReader r(object, {});
-  r.allowOnly({"format", "version", "title", "x", "y", "series"});
   const QString format = r.string(QStringLiteral("format"), true, {}, true);
   if (format != QLatin1String(kFigureFormat))
     r.fail(QStringLiteral("format"), QStringLiteral("expected '%1', found '%2'")
                                          .arg(QLatin1String(kFigureFormat), clipped(format)));
+  r.allowOnly({"format", "version", "title", "x", "y", "series"});
   r.integer(QStringLiteral("version"), kFigureVersion, kFigureVersion, 0, true);
   Figure figure;
   figure.title = r.string(QStringLiteral("title"), false, {}, true);

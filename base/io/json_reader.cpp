@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <string_view>
 
 #include "core/common/text.h"
 #include "core/data/byte_source.h"
@@ -79,16 +80,109 @@ QByteArray readBoundedFile(const QString& path, qint64 maxBytes, const QString& 
   return bytes;
 }
 
+namespace {
+
+// One open object or array while scanning for duplicate keys: an object's keys so far (raw,
+// or decoded when escaped, so "a" and "\u0061" are the same key) and the key being read; an
+// array's index.
+struct JsonScope {
+  bool object = false;
+  bool expectKey = false;
+  std::vector<std::string> keys;
+  std::string key;
+  qsizetype index = 0;
+};
+
+std::string decodedKey(std::string_view raw) {
+  if (raw.find('\\') == std::string_view::npos) return std::string(raw);
+  const QByteArray wrapped =
+      "[\"" + QByteArray(raw.data(), static_cast<qsizetype>(raw.size())) + "\"]";
+  return QJsonDocument::fromJson(wrapped).array().at(0).toString().toStdString();
+}
+
+QString scopePath(const std::vector<JsonScope>& scopes, const std::string& last) {
+  QString path;
+  for (std::size_t i = 0; i + 1 < scopes.size(); ++i) {
+    if (!scopes[i].object)
+      path += QStringLiteral("[%1]").arg(scopes[i].index);
+    else
+      path += (path.isEmpty() ? QString() : QStringLiteral(".")) +
+              QString::fromStdString(scopes[i].key);
+  }
+  return path + (path.isEmpty() ? QString() : QStringLiteral(".")) + QString::fromStdString(last);
+}
+
+// The sorted keys of a closing object: the first one given twice, if any.
+const std::string* repeatedKey(std::vector<std::string>& keys) {
+  std::sort(keys.begin(), keys.end());
+  const auto found = std::adjacent_find(keys.begin(), keys.end());
+  return found == keys.end() ? nullptr : &*found;
+}
+
+}  // namespace
+
+std::optional<QString> firstDuplicateKey(const QByteArray& json) {
+  std::vector<JsonScope> scopes;
+  const char* s = json.constData();
+  const qsizetype n = json.size();
+  for (qsizetype i = 0; i < n; ++i) {
+    switch (s[i]) {
+      case '{':
+      case '[':
+        scopes.push_back({s[i] == '{', s[i] == '{', {}, {}, 0});
+        break;
+      case '}':
+      case ']':
+        if (scopes.empty()) return std::nullopt;  // not JSON: the parser reports it
+        if (scopes.back().object)
+          if (const std::string* key = repeatedKey(scopes.back().keys))
+            return scopePath(scopes, *key);
+        scopes.pop_back();
+        break;
+      case ',':
+        if (!scopes.empty()) {
+          if (scopes.back().object)
+            scopes.back().expectKey = true;
+          else
+            ++scopes.back().index;
+        }
+        break;
+      case '"': {
+        qsizetype end = i + 1;
+        while (end < n && s[end] != '"') end += s[end] == '\\' ? 2 : 1;
+        if (!scopes.empty() && scopes.back().expectKey) {
+          JsonScope& scope = scopes.back();
+          scope.key = decodedKey(
+              std::string_view(s + i + 1, static_cast<std::size_t>(std::min(end, n) - i - 1)));
+          scope.keys.push_back(scope.key);
+          scope.expectKey = false;
+        }
+        i = end;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return std::nullopt;
+}
+
 QJsonObject readJsonObjectFile(const QString& path, qint64 maxBytes, const QString& what) {
   QJsonParseError parse;
-  const QJsonDocument document =
-      QJsonDocument::fromJson(readBoundedFile(path, maxBytes, what), &parse);
+  const QByteArray bytes = readBoundedFile(path, maxBytes, what);
+  const QJsonDocument document = QJsonDocument::fromJson(bytes, &parse);
   if (parse.error != QJsonParseError::NoError)
     throw fileError(path, QStringLiteral("not valid JSON at offset %1 (%2)")
                               .arg(parse.offset)
                               .arg(parse.errorString()));
   if (!document.isObject())
     throw fileError(path, QStringLiteral("expected a JSON object at the top level"));
+  // Qt keeps the last of two equal keys without a word: a file that says a thing twice, maybe
+  // differently, is refused rather than half believed.
+  if (const auto key = firstDuplicateKey(bytes))
+    throw fileError(
+        path,
+        QStringLiteral("%1: given twice (a key may appear once per object)").arg(clipped(*key)));
   return document.object();
 }
 
@@ -130,6 +224,10 @@ QString JsonReader::string(const QString& key, bool required, const QString& fal
   if (!v.isString() || (!allowEmpty && v.toString().trimmed().isEmpty()))
     expected(key, allowEmpty ? QStringLiteral("a string") : QStringLiteral("a non-empty string"),
              v);
+  // A NUL inside a name or label would cut it wherever C strings meet it (file names, the
+  // clipboard); EpsilonLab never writes one.
+  if (v.toString().contains(QChar(0)))
+    fail(key, QStringLiteral("expected text without a NUL character (\\u0000)"));
   return v.toString();
 }
 

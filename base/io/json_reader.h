@@ -32,8 +32,13 @@ QString clipped(const QString& text);
 // that grows past it while read (never more than maxBytes + 1 bytes are read).
 QByteArray readBoundedFile(const QString& path, qint64 maxBytes, const QString& what);
 
+// The key path ("runs[2].config.privacy.delta") of the first key given twice in one object of
+// a JSON text (Qt's parser keeps the last silently), or nothing.
+std::optional<QString> firstDuplicateKey(const QByteArray& json);
+
 // Parses a whole file (readBoundedFile) as one JSON object; throws ConfigError "<path>: ..."
-// when it cannot be read, is larger than `maxBytes`, is not JSON or not an object.
+// when it cannot be read, is larger than `maxBytes`, is not JSON, not an object, or gives a
+// key twice in one object.
 QJsonObject readJsonObjectFile(const QString& path, qint64 maxBytes, const QString& what);
 
 class JsonReader {

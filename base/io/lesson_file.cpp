@@ -31,7 +31,8 @@ void readSetup(JsonReader& r, Lesson& lesson) {
   setup.allowOnly({"kind", "experiment", "sweep"});
   const QString kind = setup.string(QStringLiteral("kind"), true);
   if (kind != QLatin1String("train"))
-    setup.fail(QStringLiteral("kind"), QStringLiteral("expected \"train\", got \"%1\"").arg(kind));
+    setup.fail(QStringLiteral("kind"),
+               QStringLiteral("expected \"train\", got \"%1\"").arg(clipped(kind)));
   lesson.experiment = setup.object(QStringLiteral("experiment"), true);
   lesson.dataset = lesson.experiment.value("dataset").toObject().value("name").toString();
   if (lesson.dataset.isEmpty())

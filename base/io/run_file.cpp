@@ -68,7 +68,38 @@ EvalPoint readEvent(JsonReader& e, privacy::PrivacyStatement& statement, bool& s
   return point;
 }
 
-void readHistory(JsonReader& r, RunRecord& run) {
+// An evaluation event as the trainer reported it, from what its run file keeps (the inverse of
+// progressToJson; a snapshot and the PCA release's details are not in the file).
+train::ProgressEvent eventFromFile(const EvalPoint& p, privacy::PrivacyStatement statement,
+                                   const QJsonObject& o) {
+  const auto number = [&](const char* key) {
+    const QJsonValue v = o.value(QLatin1String(key));
+    return v.isDouble() ? v.toDouble() : kNaN;
+  };
+  if (std::isfinite(number("rdp_order"))) statement.order = number("rdp_order");
+  train::ProgressEvent e;
+  e.kind = train::EventKind::Evaluation;
+  e.status = train::RunStatus::Running;
+  e.runId = static_cast<train::RunId>(std::max(0.0, number("run")));
+  e.step = p.step;
+  e.totalSteps = static_cast<long long>(std::max(0.0, number("total_steps")));
+  e.epoch = p.epoch;
+  e.trainLoss = p.trainLoss;
+  e.testAccuracy = p.testAccuracy;
+  e.testLoss = p.testLoss;
+  e.privacy = statement;
+  e.sigma = p.sigma;
+  e.gradientSigma = number("gradient_sigma");
+  e.clipNorm = p.clipNorm;
+  e.countNoise = number("count_noise");
+  e.learningRate = number("learning_rate");
+  e.fractionClipped = p.fractionClipped;
+  e.meanGradientNorm = p.gradientNorm;
+  e.elapsedSeconds = p.elapsedSeconds;
+  return e;
+}
+
+void readHistory(JsonReader& r, RunRecord& run, std::vector<train::ProgressEvent>* events) {
   const QJsonArray history = r.array(QStringLiteral("history"), true);
   for (qsizetype i = 0; i < history.size(); ++i) {
     const QString key = QStringLiteral("history[%1]").arg(i);
@@ -77,18 +108,21 @@ void readHistory(JsonReader& r, RunRecord& run) {
     privacy::PrivacyStatement statement;
     bool stated = false;
     const EvalPoint point = readEvent(event, statement, stated);
+    if (events) events->push_back(eventFromFile(point, statement, history.at(i).toObject()));
     run.evals.push_back(point);
     // As recordFromResult keeps them: each evaluation's training loss is a lot loss.
     if (std::isfinite(point.trainLoss)) run.losses.push_back({point.step, point.trainLoss});
     if (stated) run.privacyLabel = privacyLabelOf(statement);
   }
+  checkEvalOrder(r, QStringLiteral("history"), run.evals);
 }
 
 // The sweep point a sweep's run file belongs to; its label names the run.
 QString readSweepLabel(JsonReader& r) {
   JsonReader sweep = r.child(QStringLiteral("sweep"));
-  sweep.allowOnly({"index", "label", "values"});
-  sweep.integer(QStringLiteral("index"), 0, 1e9, 0);
+  sweep.allowOnly({"index", "label", "values", "of"});
+  const long long of = sweep.integer(QStringLiteral("of"), 0, double(train::kMaxSweepRuns), 0);
+  sweep.integer(QStringLiteral("index"), 0, of > 0 ? double(of - 1) : 1e9, 0);
   const QString label = sweep.string(QStringLiteral("label"), false, {}, true);
   sweep.object(QStringLiteral("values"));
   sweep.finish();
@@ -98,25 +132,33 @@ QString readSweepLabel(JsonReader& r) {
 void readRunTop(JsonReader& r, RunRecord& run) {
   const QString format = r.string(QStringLiteral("format"), true, {}, true);
   if (format != QLatin1String(kRunFormat))
-    r.fail(QStringLiteral("format"),
-           QStringLiteral("expected \"%1\", got \"%2\"").arg(QLatin1String(kRunFormat), format));
+    r.fail(QStringLiteral("format"), QStringLiteral("expected \"%1\", got \"%2\"")
+                                         .arg(QLatin1String(kRunFormat), clipped(format)));
   r.integer(QStringLiteral("version"), 1, 1, 0, true);
   run.status = readStoredRunStatus(r);
   run.progress = run.status == RunStatus::Done ? 1.0 : 0.0;
   run.message = r.string(QStringLiteral("message"), false, {}, true);
   run.elapsedSeconds = r.numberOrNull(QStringLiteral("elapsed_seconds"), 0.0);
-  r.numberOrNull(QStringLiteral("train_examples"), 0.0);
-  r.numberOrNull(QStringLiteral("test_examples"), 0.0);
+  if (run.elapsedSeconds < 0)
+    r.expected(QStringLiteral("elapsed_seconds"), QStringLiteral("a number ≥ 0"),
+               run.elapsedSeconds);
+  // Counts: whole and not negative (a file claiming −800 training examples is refused).
+  constexpr double kMaxCount = 9007199254740992.0;
+  r.integer(QStringLiteral("train_examples"), 0, kMaxCount, 0);
+  r.integer(QStringLiteral("test_examples"), 0, kMaxCount, 0);
   JsonReader model = r.child(QStringLiteral("model"));
   model.allowOnly({"parameters", "summary"});
-  model.numberOrNull(QStringLiteral("parameters"), 0.0);
+  model.integer(QStringLiteral("parameters"), 0, kMaxCount, 0);
   model.string(QStringLiteral("summary"), false, {}, true);
   model.finish();
 }
 
 }  // namespace
 
-RunRecord runRecordFromRunFile(const QJsonObject& json, const QString& where, const QString& name) {
+namespace {
+
+RunRecord readRunRecord(const QJsonObject& json, const QString& where, const QString& name,
+                        std::vector<train::ProgressEvent>* events) {
   try {
     JsonReader r(json, {});
     r.allowOnly({"format", "version", "status", "message", "experiment", "history", "model",
@@ -124,12 +166,13 @@ RunRecord runRecordFromRunFile(const QJsonObject& json, const QString& where, co
     RunRecord run;
     readRunTop(r, run);
     const QJsonObject experiment = r.object(QStringLiteral("experiment"), true);
+    readHistory(r, run, events);
     try {
       run.config = experimentFromJson(experiment);
+      checkStoredConfig(run);
     } catch (const ConfigError& e) {
       throw ConfigError("experiment." + std::string(e.what()));
     }
-    readHistory(r, run);
     const QString label = readSweepLabel(r);
     run.name = label.isEmpty() ? name : label;
     r.finish();
@@ -139,21 +182,48 @@ RunRecord runRecordFromRunFile(const QJsonObject& json, const QString& where, co
   }
 }
 
-RunRecord readRunFile(const QString& path) {
-  QJsonObject json;
+QJsonObject readRunJson(const QString& path) {
   try {
-    json = readJsonObjectFile(path, kMaxRunBytes, QStringLiteral("run file"));
+    return readJsonObjectFile(path, kMaxRunBytes, QStringLiteral("run file"));
   } catch (const ConfigError& e) {
     throw SessionError(e.what());
   }
-  return runRecordFromRunFile(json, path, QFileInfo(path).completeBaseName());
+}
+
+}  // namespace
+
+RunRecord runRecordFromRunFile(const QJsonObject& json, const QString& where, const QString& name) {
+  return readRunRecord(json, where, name, nullptr);
+}
+
+RunRecord readRunFile(const QString& path) {
+  return runRecordFromRunFile(readRunJson(path), path, QFileInfo(path).completeBaseName());
+}
+
+std::optional<train::RunResult> readFinishedRun(const QString& path) {
+  const QJsonObject json = readRunJson(path);
+  train::RunResult result;
+  const RunRecord run = readRunRecord(json, path, {}, &result.history);
+  if (run.status != RunStatus::Done) return std::nullopt;
+  result.status = train::RunStatus::Done;
+  result.message = run.message.toStdString();
+  result.config = run.config;
+  const QJsonObject model = json.value(QStringLiteral("model")).toObject();
+  result.modelSummary = model.value(QStringLiteral("summary")).toString().toStdString();
+  result.parameterCount =
+      static_cast<long long>(model.value(QStringLiteral("parameters")).toDouble());
+  result.trainSize =
+      static_cast<long long>(json.value(QStringLiteral("train_examples")).toDouble());
+  result.testSize = static_cast<long long>(json.value(QStringLiteral("test_examples")).toDouble());
+  result.elapsedSeconds = run.elapsedSeconds;
+  return result;
 }
 
 namespace {
 
 // Every *.json of a folder, in name order, as run files (a sweep's output: run-NN-….json
 // beside summary.csv).
-std::vector<RunRecord> readRunFolder(const QString& path) {
+std::vector<RunRecord> readRunFolder(const QString& path, int* missingRuns) {
   const QDir dir(path);
   const QStringList names =
       dir.entryList({QStringLiteral("*.json")}, QDir::Files | QDir::Readable, QDir::Name);
@@ -165,10 +235,17 @@ std::vector<RunRecord> readRunFolder(const QString& path) {
                                 .arg(static_cast<qulonglong>(train::kMaxSweepRuns))
                                 .arg(names.size()));
   std::vector<RunRecord> runs;
+  long long sweepSize = 0;  // the largest "of" the files state (a sweep's points in all)
   for (const QString& name : names) {
-    runs.push_back(readRunFile(dir.filePath(name)));
+    const QString file = dir.filePath(name);
+    const QJsonObject json = readRunJson(file);
+    runs.push_back(runRecordFromRunFile(json, file, QFileInfo(file).completeBaseName()));
     runs.back().id = static_cast<int>(runs.size());
+    const QJsonValue of = json.value(QLatin1String("sweep")).toObject().value(QLatin1String("of"));
+    sweepSize = std::max(sweepSize, static_cast<long long>(of.toDouble()));
   }
+  if (missingRuns)
+    *missingRuns = static_cast<int>(std::max(0LL, sweepSize - static_cast<long long>(runs.size())));
   return runs;
 }
 
@@ -176,9 +253,10 @@ std::vector<RunRecord> readRunFolder(const QString& path) {
 
 namespace {
 
-std::vector<RunRecord> readSessionOrRuns(const QString& path) {
+std::vector<RunRecord> readSessionOrRuns(const QString& path, int* missingRuns) {
   const QFileInfo info(path);
-  if (info.isDir()) return readRunFolder(path);
+  if (missingRuns) *missingRuns = 0;
+  if (info.isDir()) return readRunFolder(path, missingRuns);
   QJsonObject json;
   try {
     json = readJsonObjectFile(path, kMaxSessionBytes, QStringLiteral("session or run file"));
@@ -190,8 +268,11 @@ std::vector<RunRecord> readSessionOrRuns(const QString& path) {
   if (format != QLatin1String(kRunFormat))
     throwSessionError(
         path, QStringLiteral("not an EpsilonLab session or run file (format is '%1', expected "
-                             "'%2' or '%3')")
-                  .arg(clipped(format), QLatin1String(kSessionFormat), QLatin1String(kRunFormat)));
+                             "'%2' or '%3')%4")
+                  .arg(clipped(format), QLatin1String(kSessionFormat), QLatin1String(kRunFormat),
+                       format == QLatin1String("epsilonlab-figure")
+                           ? QStringLiteral("; a figure file is drawn by epsilonlab-plot --figure")
+                           : QString()));
   if (info.size() > kMaxRunBytes)
     throwSessionError(path, QStringLiteral("expected a run file of at most %1 MiB, found %2 bytes")
                                 .arg(kMaxRunBytes >> 20)
@@ -203,8 +284,8 @@ std::vector<RunRecord> readSessionOrRuns(const QString& path) {
 
 }  // namespace
 
-std::vector<RunRecord> openSessionOrRuns(const QString& path) {
-  std::vector<RunRecord> runs = readSessionOrRuns(path);
+std::vector<RunRecord> openSessionOrRuns(const QString& path, int* missingRuns) {
+  std::vector<RunRecord> runs = readSessionOrRuns(path, missingRuns);
   verifyStatedEpsilons(runs);  // no ε is believed without checking it against its settings
   return runs;
 }

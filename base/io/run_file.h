@@ -6,10 +6,12 @@
 
 #include <QJsonObject>
 #include <QString>
+#include <optional>
 #include <vector>
 
 #include "base/io/run_record.h"
 #include "base/io/session_file.h"
+#include "core/train/progress.h"
 
 namespace epsilon::ui {
 
@@ -23,12 +25,21 @@ RunRecord runRecordFromRunFile(const QJsonObject& json, const QString& where, co
 // file's base name. Throws SessionError naming the file.
 RunRecord readRunFile(const QString& path);
 
+// A run file (a sweep's) read back as the result it was written from, when its run finished
+// (status "done"; nothing otherwise): `sweep --resume` keeps it instead of training again. The
+// history holds each evaluation with its statement; the model and snapshots are not in a file.
+// Throws SessionError naming the file when it cannot be read or is not a valid run file.
+std::optional<train::RunResult> readFinishedRun(const QString& path);
+
 // File › Open session: a session file's runs (ids as stored), a run file as a one-run session,
 // or every *.json run file of a folder in name order (at most train::kMaxSweepRuns); run files
 // get ids 1, 2, … Every run's ε is then checked against its settings (run_verification.h).
 // Throws SessionError naming the file and what it expected (a session or run file, a folder
 // holding run files).
-std::vector<RunRecord> openSessionOrRuns(const QString& path);
+// `missingRuns`, when given, receives how many runs of a sweep the folder lacks (its run files
+// say how many points the sweep has: a sweep still running, or killed; `sweep --resume`
+// finishes it), 0 otherwise.
+std::vector<RunRecord> openSessionOrRuns(const QString& path, int* missingRuns = nullptr);
 
 // Where File › Save session should propose to write after opening `path`: the file itself
 // when it is a session file, else a new "<name>-session.json" beside the run file or folder,

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "base/io/experiment_json.h"
+#include "base/io/json_reader.h"
 #include "base/io/number_format.h"
 #include "core/common/errors.h"
 
@@ -45,7 +46,15 @@ bool verifyStatedEpsilon(RunRecord& run, const PlanInputOf& planInput) {
     description = train::privacyDescription(run.config, planInput(run.config));
   } catch (const std::exception& e) {
     run.privacyLabel += QStringLiteral(" · ε not checked against the settings (%1)")
-                            .arg(QString::fromUtf8(e.what()).left(200));
+                            .arg(clipped(QString::fromUtf8(e.what())));
+    // Unchecked, but an ε that goes down is wrong whatever the settings: none of it is shown.
+    if (const EvalPoint* down = decreasingPoint(run)) {
+      const QString problem =
+          kMismatch + QStringLiteral(": it decreases at step %1").arg(down->step);
+      for (EvalPoint& point : run.evals) point.epsilon = point.nominalEpsilon = kNaN;
+      run.message = run.message.isEmpty() ? problem : problem + QStringLiteral("; ") + run.message;
+      return false;
+    }
     return true;
   }
   const bool pld = description.accountant == privacy::AccountantKind::Pld;

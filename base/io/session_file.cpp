@@ -27,7 +27,7 @@ QString parseColour(JsonReader& r) {
   static const QRegularExpression kColour(QStringLiteral("^(#[0-9a-fA-F]{6})?$"));
   if (!kColour.match(colour).hasMatch())
     r.fail(QStringLiteral("color"),
-           QStringLiteral("expected a colour like \"#0072b2\", got \"%1\"").arg(colour));
+           QStringLiteral("expected a colour like \"#0072b2\", got \"%1\"").arg(clipped(colour)));
   return colour;
 }
 
@@ -112,24 +112,30 @@ RunStatus readStoredRunStatus(JsonReader& r) {
   return status;
 }
 
-RunRecord runFromJson(const QJsonObject& o, const QString& where) {
-  JsonReader r(o, where);
-  RunRecord run;
-  run.id = static_cast<int>(r.integer(QStringLiteral("id"), 1, 1e9, 0, true));
-  run.name = r.string(QStringLiteral("name"), true, {}, true);
+void checkStoredConfig(const RunRecord& run) {
+  // A run that failed before its first evaluation may hold the settings it was refused for
+  // (a sweep's point out of range); every other run trained, so its settings are valid.
+  if (run.status == RunStatus::Failed && run.evals.empty()) return;
+  run.config.validate();
+}
+
+namespace {
+
+void readRunBody(JsonReader& r, RunRecord& run) {
   run.color = parseColour(r);
   run.visible = r.boolean(QStringLiteral("visible"), true);
   run.status = readStoredRunStatus(r);
   run.message = r.string(QStringLiteral("message"), false, {}, true);
-  run.progress = r.numberOrNull(QStringLiteral("progress"), 0.0);
+  const double progress = r.numberOrNull(QStringLiteral("progress"), 0.0);
+  if (!(progress >= 0 && progress <= 1) && !std::isnan(progress))
+    r.expected(QStringLiteral("progress"), QStringLiteral("a fraction in [0, 1]"), progress);
+  run.progress = progress;
   run.elapsedSeconds = r.numberOrNull(QStringLiteral("elapsed_seconds"), 0.0);
+  if (run.elapsedSeconds < 0)
+    r.expected(QStringLiteral("elapsed_seconds"), QStringLiteral("a number ≥ 0"),
+               run.elapsedSeconds);
   run.privacyLabel = r.string(QStringLiteral("privacy_label"), false, {}, true);
   const QJsonObject config = r.object(QStringLiteral("config"), true);
-  try {
-    run.config = experimentFromJson(config);
-  } catch (const ConfigError& e) {
-    throw ConfigError(r.path(QStringLiteral("config")).toStdString() + "." + e.what());
-  }
   const QJsonArray evals = r.array(QStringLiteral("evals"), true);
   for (qsizetype i = 0; i < evals.size(); ++i) {
     const QString at = r.path(QStringLiteral("evals[%1]").arg(i));
@@ -138,6 +144,13 @@ RunRecord runFromJson(const QJsonObject& o, const QString& where) {
     JsonReader point(evals.at(i).toObject(), at);
     run.evals.push_back(evalPointFromJson(point));
     point.finish();
+  }
+  checkEvalOrder(r, QStringLiteral("evals"), run.evals);
+  try {
+    run.config = experimentFromJson(config);
+    checkStoredConfig(run);
+  } catch (const ConfigError& e) {
+    throw ConfigError(r.path(QStringLiteral("config")).toStdString() + "." + e.what());
   }
   run.losses = readLosses(r);
   run.attack = attackFromJson(r, QStringLiteral("attack"));
@@ -150,6 +163,21 @@ RunRecord runFromJson(const QJsonObject& o, const QString& where) {
       (stored == runStatusName(RunStatus::Queued) || stored == runStatusName(RunStatus::Running)))
     run.status = RunStatus::Queued;
   r.finish();
+}
+
+}  // namespace
+
+RunRecord runFromJson(const QJsonObject& o, const QString& where) {
+  JsonReader r(o, where);
+  RunRecord run;
+  run.id = static_cast<int>(r.integer(QStringLiteral("id"), 1, 1e9, 0, true));
+  run.name = r.string(QStringLiteral("name"), true, {}, true);
+  try {
+    readRunBody(r, run);
+  } catch (const ConfigError& e) {
+    // Which run, by its name as well as its place: "runs[3].evals[2].epsilon: … (run 'noise 1')".
+    throw ConfigError(std::string(e.what()) + " (run '" + clipped(run.name).toStdString() + "')");
+  }
   return run;
 }
 
@@ -164,12 +192,14 @@ QJsonObject sessionToJson(const std::vector<RunRecord>& runs) {
 std::vector<RunRecord> sessionFromJson(const QJsonObject& session, const QString& fileName) {
   try {
     JsonReader r(session, {});
-    r.allowOnly({"format", "version", "runs"});
+    // The format first: another kind of file (a run file, a figure) is named as such, not as
+    // a session with unknown keys.
     const QString format = r.string(QStringLiteral("format"), true, {}, true);
     if (format != QLatin1String(kSessionFormat))
       throwSessionError(fileName,
                         QStringLiteral("not an EpsilonLab session (format is '%1', expected '%2')")
                             .arg(clipped(format), QLatin1String(kSessionFormat)));
+    r.allowOnly({"format", "version", "runs"});
     r.integer(QStringLiteral("version"), kSessionVersion, kSessionVersion, 0, true);
     std::vector<RunRecord> runs;
     QSet<int> ids;
@@ -206,9 +236,11 @@ void writeFileAtomically(const QString& path, const QByteArray& bytes) {
     throw SessionError(
         QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()).toStdString());
   if (file.write(bytes) != bytes.size()) {
+    // The reason before cancelWriting(), which replaces it with "Writing canceled by
+    // application" (a full disk must say "No space left on device").
+    const QString reason = file.errorString();
     file.cancelWriting();
-    throw SessionError(
-        QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()).toStdString());
+    throw SessionError(QStringLiteral("Cannot write %1: %2").arg(path, reason).toStdString());
   }
   // Flush before commit: commit() can lose a write error of the buffered tail (a full disk,
   // /dev/full) and report success.

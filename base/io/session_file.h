@@ -29,6 +29,10 @@ class JsonReader;
 // The "status" of a stored run (session or run file): an unknown name is a ConfigError naming
 // the key; a run stored while queued or running cannot resume, so it reads as cancelled.
 RunStatus readStoredRunStatus(JsonReader& reader);
+// A stored run's settings against their ranges (ExperimentConfig::validate: δ in (0, 1), σ ≥ 0,
+// epochs > 0, sizes ≥ 1, …); a run that failed before its first evaluation is let through (it
+// may hold the settings it was refused for). Throws ConfigError naming the field.
+void checkStoredConfig(const RunRecord& run);
 
 QJsonObject runToJson(const RunRecord& run);
 RunRecord runFromJson(const QJsonObject& object, const QString& where);  // throws SessionError

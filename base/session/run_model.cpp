@@ -125,11 +125,15 @@ QString RunModel::nextColor() const {
   return nextRunColor(inUse);
 }
 
-int RunModel::addRun(RunRecord run) {
+void RunModel::prepareNewRun(RunRecord& run) {
   if (run.id == 0) run.id = m_nextId;
   m_nextId = std::max(m_nextId, run.id + 1);
   if (run.color.isEmpty()) run.color = nextColor();
   if (run.name.isEmpty()) run.name = tr("Run %1").arg(run.id);
+}
+
+int RunModel::addRun(RunRecord run) {
+  prepareNewRun(run);
   const int row = rowCount();
   beginInsertRows({}, row, row);
   m_runs.push_back(std::move(run));
@@ -137,6 +141,21 @@ int RunModel::addRun(RunRecord run) {
   refreshDiffs();
   Q_EMIT runsChanged();
   return m_runs.back().id;
+}
+
+void RunModel::addRuns(std::vector<RunRecord> runs) {
+  if (runs.empty()) return;
+  // One insertion and one comparison of the settings for all of them: run by run, opening
+  // 10,000 runs compared every run with every other (quadratic) and redrew 10,000 times.
+  const int first = rowCount();
+  beginInsertRows({}, first, first + static_cast<int>(runs.size()) - 1);
+  for (RunRecord& run : runs) {
+    prepareNewRun(run);
+    m_runs.push_back(std::move(run));
+  }
+  endInsertRows();
+  refreshDiffs();
+  Q_EMIT runsChanged();
 }
 
 void RunModel::restoreRun(const RunRecord& run, int row) {

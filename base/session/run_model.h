@@ -39,6 +39,8 @@ class RunModel : public QAbstractTableModel {
 
   // Adds a run; assigns an id (if 0), a colour (if invalid) and a name (if empty).
   int addRun(RunRecord run);
+  // Many runs at once (a session or folder opened): as addRun for each, with one signal.
+  void addRuns(std::vector<RunRecord> runs);
   // Re-inserts a removed run at its old row (undo of a delete).
   void restoreRun(const RunRecord& run, int row);
   std::optional<RunRecord> takeRun(int id);  // removes and returns it
@@ -80,6 +82,7 @@ class RunModel : public QAbstractTableModel {
  private:
   RunRecord* find(int id);
   void refreshDiffs();
+  void prepareNewRun(RunRecord& run);  // its id, colour and name when it has none
   void emitRowChanged(int row);
 
   std::vector<RunRecord> m_runs;

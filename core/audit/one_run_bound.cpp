@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/common/errors.h"
+#include "core/common/text.h"
 
 namespace epsilon::audit {
 
@@ -41,7 +42,7 @@ void requireCounts(long long m, long long r, long long v) {
 
 void requireDelta(double delta) {
   if (!(delta >= 0.0 && delta <= 1.0))
-    throw PrivacyError("delta: expected a value in [0, 1], got " + std::to_string(delta));
+    throw PrivacyError("delta: expected a value in [0, 1], got " + shortNumber(delta));
 }
 
 double tailFromLogs(long long r, long long v, double logQ, double log1mQ) {
@@ -60,7 +61,7 @@ double tailFromLogs(long long r, long long v, double logQ, double log1mQ) {
 
 double binomialUpperTail(long long r, long long v, double q) {
   if (!(q >= 0.0 && q <= 1.0))
-    throw PrivacyError("binomial tail: q must be in [0, 1], got " + std::to_string(q));
+    throw PrivacyError("binomial tail: q must be in [0, 1], got " + shortNumber(q));
   if (v <= 0) return 1.0;
   if (v > r) return 0.0;
   if (q == 0.0) return 0.0;
@@ -71,7 +72,7 @@ double binomialUpperTail(long long r, long long v, double q) {
 double oneRunPValue(long long m, long long r, long long v, double epsilon, double delta) {
   requireCounts(m, r, v);
   if (!(epsilon >= 0.0))
-    throw PrivacyError("epsilon: expected a value >= 0, got " + std::to_string(epsilon));
+    throw PrivacyError("epsilon: expected a value >= 0, got " + shortNumber(epsilon));
   requireDelta(delta);
   double logQ = 0.0;
   double log1mQ = 0.0;

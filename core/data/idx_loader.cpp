@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdio>
+#include <limits>
 
 #include "core/common/errors.h"
 #include "core/data/byte_source.h"
@@ -51,10 +52,9 @@ std::vector<std::uint32_t> readHeader(DataInput& input, std::uint32_t expectedMa
   return sizes;
 }
 
-void checkRange(const DataInput& input, const char* what, std::uint32_t value, long low,
-                long high) {
-  if (value < static_cast<std::uint64_t>(low) || value > static_cast<std::uint64_t>(high)) {
-    throw DataError(input.source() + ": header declares " + std::to_string(value) + " " + what +
+void checkRange(const std::string& source, const char* what, long value, long low, long high) {
+  if (value < low || value > high) {
+    throw DataError(source + ": header declares " + std::to_string(value) + " " + what +
                     "; expected " + std::to_string(low) + " to " + std::to_string(high));
   }
 }
@@ -79,6 +79,9 @@ const std::array<float, 256>& byteToUnit() {
   return table;
 }
 
+// A side as the header declares it (an int holds any a message may quote).
+constexpr std::uint32_t kIntMax = std::numeric_limits<int>::max();
+
 long keptCount(long declared, long maxCount) {
   return maxCount > 0 ? std::min(declared, maxCount) : declared;
 }
@@ -89,9 +92,10 @@ IdxImages parseIdxImages(std::span<const std::byte> bytes, const std::string& so
                          long maxCount) {
   DataInput input(bytes, source);
   const auto sizes = readHeader(input, kIdxImagesMagic, 3, "images");
-  checkRange(input, "images", sizes[0], 1, kIdxMaxCount);
-  checkRange(input, "rows per image", sizes[1], 1, kIdxMaxSide);
-  checkRange(input, "columns per image", sizes[2], 1, kIdxMaxSide);
+  checkIdxHeader(
+      {kIdxImagesMagic, sizes[0], static_cast<int>(std::min<std::uint32_t>(sizes[1], kIntMax)),
+       static_cast<int>(std::min<std::uint32_t>(sizes[2], kIntMax))},
+      source);
   const std::size_t count = sizes[0];
   const std::size_t pixelsPerImage = std::size_t{sizes[1]} * sizes[2];
   const std::size_t expected = 16 + count * pixelsPerImage;
@@ -128,7 +132,7 @@ IdxLabels parseIdxLabels(std::span<const std::byte> bytes, const std::string& so
                          int classCount, long maxCount) {
   DataInput input(bytes, source);
   const auto sizes = readHeader(input, kIdxLabelsMagic, 1, "labels");
-  checkRange(input, "labels", sizes[0], 1, kIdxMaxCount);
+  checkIdxHeader({kIdxLabelsMagic, sizes[0], 0, 0}, source);
   const std::size_t count = sizes[0];
   checkTotalSize(input, 8 + count, std::to_string(count) + " labels + 8-byte header");
 
@@ -166,6 +170,14 @@ Split makeIdxSplit(IdxImages images, IdxLabels labels, const std::string& images
   return split;
 }
 
+void checkIdxHeader(const IdxHeader& header, const std::string& source) {
+  const bool images = header.magic == kIdxImagesMagic;
+  checkRange(source, images ? "images" : "labels", header.count, 1, kIdxMaxCount);
+  if (!images) return;
+  checkRange(source, "rows per image", header.height, 1, kIdxMaxSide);
+  checkRange(source, "columns per image", header.width, 1, kIdxMaxSide);
+}
+
 IdxHeader probeIdxHeader(std::span<const std::byte> prefix, const std::string& source) {
   std::vector<std::byte> header;
   if (hasGzipMagic(prefix)) {
@@ -187,10 +199,10 @@ IdxHeader probeIdxHeader(std::span<const std::byte> prefix, const std::string& s
   if (result.magic == kIdxImagesMagic) {
     if (header.size() < 16)
       throw DataError(source + ": truncated: an IDX image header needs 16 bytes");
-    result.height = static_cast<int>(
-        std::min<std::uint32_t>(readBigEndian32(header.data() + 8), kIdxMaxSide + 1));
-    result.width = static_cast<int>(
-        std::min<std::uint32_t>(readBigEndian32(header.data() + 12), kIdxMaxSide + 1));
+    result.height =
+        static_cast<int>(std::min<std::uint32_t>(readBigEndian32(header.data() + 8), kIntMax));
+    result.width =
+        static_cast<int>(std::min<std::uint32_t>(readBigEndian32(header.data() + 12), kIntMax));
   }
   return result;
 }

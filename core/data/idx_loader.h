@@ -53,6 +53,10 @@ IdxLabels parseIdxLabels(std::span<const std::byte> bytes, const std::string& so
 Split makeIdxSplit(IdxImages images, IdxLabels labels, const std::string& imagesSource,
                    const std::string& labelsSource);
 
+// The header's counts and sides against what a load accepts (the one rule for `train` and for
+// `datasets`' listing): throws DataError "<source>: header declares …; expected … to …".
+void checkIdxHeader(const IdxHeader& header, const std::string& source);
+
 // Reads the header of an IDX file (raw or gzip) from its first bytes only.
 IdxHeader probeIdxHeader(std::span<const std::byte> prefix, const std::string& source);
 IdxHeader probeIdxFile(const std::filesystem::path& path);

@@ -44,19 +44,44 @@ std::string folderFormatsText() {
          ") or CIFAR-10 binary batches (data_batch_1.bin .. data_batch_5.bin, test_batch.bin)";
 }
 
+// One split's headers checked as a load checks them before reading a pixel (checkIdxHeader,
+// one label per image, a raw file's size against its header), so that a folder is listed
+// only with sizes `train` would accept.
+IdxHeader probeIdxSplit(const fs::path& imagesPath, const fs::path& labelsPath) {
+  const IdxHeader images = probeIdxFile(imagesPath);
+  const IdxHeader labels = probeIdxFile(labelsPath);
+  if (images.magic != kIdxImagesMagic)
+    throw DataError(imagesPath.string() + ": expected an IDX image file (magic 0x00000803)");
+  if (labels.magic != kIdxLabelsMagic)
+    throw DataError(labelsPath.string() + ": expected an IDX label file (magic 0x00000801)");
+  checkIdxHeader(images, imagesPath.string());
+  checkIdxHeader(labels, labelsPath.string());
+  if (images.count != labels.count)
+    throw DataError(imagesPath.string() + " holds " + std::to_string(images.count) +
+                    " images but " + labelsPath.string() + " holds " +
+                    std::to_string(labels.count) + " labels: expected one label per image");
+  const auto checkRawSize = [](const fs::path& path, std::uintmax_t expected) {
+    if (hasGzipMagic(readFilePrefix(path, 2))) return;  // its size is known once inflated
+    const std::uintmax_t actual = regularFileSize(path);
+    if (actual != expected)
+      throw DataError(path.string() + ": header declares " + std::to_string(expected) +
+                      " bytes, but the file holds " + std::to_string(actual) + " bytes");
+  };
+  checkRawSize(imagesPath, 16 + static_cast<std::uintmax_t>(images.count) *
+                                    static_cast<std::uintmax_t>(images.height) *
+                                    static_cast<std::uintmax_t>(images.width));
+  checkRawSize(labelsPath, 8 + static_cast<std::uintmax_t>(labels.count));
+  return images;
+}
+
 DatasetInfo probeFolder(const fs::path& folder, const std::string& name) {
   DatasetInfo info;
   info.name = name;
   info.location = folder.string();
   if (detectFolderFormat(folder) == FolderFormat::Idx) {
     const IdxFolderFiles files = *findIdxFiles(folder);
-    const IdxHeader trainImages = probeIdxFile(files.trainImages);
-    const IdxHeader testImages = probeIdxFile(files.testImages);
-    for (const auto& [header, path] :
-         {std::pair{trainImages, files.trainImages}, std::pair{testImages, files.testImages}}) {
-      if (header.magic != kIdxImagesMagic)
-        throw DataError(path.string() + ": expected an IDX image file (magic 0x00000803)");
-    }
+    const IdxHeader trainImages = probeIdxSplit(files.trainImages, files.trainLabels);
+    const IdxHeader testImages = probeIdxSplit(files.testImages, files.testLabels);
     info.trainSize = trainImages.count;
     info.testSize = testImages.count;
     info.shape = SampleShape::image(1, trainImages.height, trainImages.width);

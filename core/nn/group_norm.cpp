@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "core/common/errors.h"
+#include "core/common/text.h"
 
 namespace epsilon::nn {
 
@@ -15,8 +16,7 @@ GroupNorm<Scalar>::GroupNorm(int groups, bool affine, double epsilon)
     : m_groups(groups), m_affine(affine), m_epsilon(epsilon) {
   if (groups < 1)
     throw ModelError("group norm: expected at least 1 group, found " + std::to_string(groups));
-  if (!(epsilon > 0))
-    throw ModelError("group norm: expected ε > 0, found " + std::to_string(epsilon));
+  if (!(epsilon > 0)) throw ModelError("group norm: expected ε > 0, found " + shortNumber(epsilon));
 }
 
 template <class Scalar>

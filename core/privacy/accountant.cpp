@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/common/errors.h"
+#include "core/common/text.h"
 
 namespace epsilon::privacy {
 
@@ -158,13 +159,13 @@ void Accountant::reset() {
 
 void requireDeltaArgument(double delta) {
   if (!(delta > 0.0 && delta < 1.0)) {
-    throw PrivacyError("delta must be in (0, 1), got " + std::to_string(delta));
+    throw PrivacyError("delta must be in (0, 1), got " + shortNumber(delta));
   }
 }
 
 void requireEpsilonArgument(double epsilon) {
   if (!(epsilon >= 0.0)) {
-    throw PrivacyError("epsilon must be >= 0, got " + std::to_string(epsilon));
+    throw PrivacyError("epsilon must be >= 0, got " + shortNumber(epsilon));
   }
 }
 

@@ -10,6 +10,7 @@
 #include <unsupported/Eigen/FFT>
 
 #include "core/common/errors.h"
+#include "core/common/text.h"
 #include "core/privacy/privacy_math.h"
 
 namespace epsilon::privacy {
@@ -39,11 +40,11 @@ double lossRemove(double q, double sigma, double x) {
 
 void requireParameters(double q, double sigma) {
   if (!(q > 0.0 && q <= 1.0)) {
-    throw PrivacyError("PLD: sample rate q must be in (0, 1], got " + std::to_string(q));
+    throw PrivacyError("PLD: sample rate q must be in (0, 1], got " + shortNumber(q));
   }
   if (!(sigma > 0.0) || !std::isfinite(sigma)) {
     throw PrivacyError("PLD: noise multiplier sigma must be finite and > 0, got " +
-                       std::to_string(sigma));
+                       shortNumber(sigma));
   }
 }
 
@@ -257,7 +258,7 @@ DiscretePld connectTheDots(const std::function<double(double)>& profile, long lo
                            long long highIndex, double interval) {
   if (!(interval > 0.0) || highIndex <= lowIndex) {
     throw PrivacyError("PLD: invalid discretisation grid [" + std::to_string(lowIndex) + ", " +
-                       std::to_string(highIndex) + "] x " + std::to_string(interval));
+                       std::to_string(highIndex) + "] x " + shortNumber(interval));
   }
   const std::size_t n = static_cast<std::size_t>(highIndex - lowIndex + 1);
   std::vector<double> delta(n);
@@ -300,9 +301,9 @@ std::pair<long long, long long> sampledGaussianLossIndexRange(double q, double s
     high = -lossRemove(q, sigma, -kTailSigmas * sigma);
   }
   if (!std::isfinite(low) || !std::isfinite(high) || (high - low) / interval > 1e15) {
-    throw PrivacyError("PLD: the privacy loss range [" + std::to_string(low) + ", " +
-                       std::to_string(high) + "] cannot be discretised at interval " +
-                       std::to_string(interval));
+    throw PrivacyError("PLD: the privacy loss range [" + shortNumber(low) + ", " +
+                       shortNumber(high) + "] cannot be discretised at interval " +
+                       shortNumber(interval));
   }
   const long long lowIndex = static_cast<long long>(std::floor(low / interval));
   const long long highIndex =
@@ -407,7 +408,7 @@ double PldProfile::deltaFrom(std::size_t first, double epsilon) const {
 
 double PldProfile::delta(double epsilon) const {
   if (!(epsilon >= 0.0)) {
-    throw PrivacyError("PLD: epsilon must be >= 0, got " + std::to_string(epsilon));
+    throw PrivacyError("PLD: epsilon must be >= 0, got " + shortNumber(epsilon));
   }
   if (std::isinf(epsilon)) return m_infinityMass;
   const auto first = static_cast<std::size_t>(
@@ -417,7 +418,7 @@ double PldProfile::delta(double epsilon) const {
 
 double PldProfile::epsilon(double delta) const {
   if (!(delta > 0.0 && delta <= 1.0)) {
-    throw PrivacyError("PLD: delta must be in (0, 1], got " + std::to_string(delta));
+    throw PrivacyError("PLD: delta must be in (0, 1], got " + shortNumber(delta));
   }
   if (delta <= m_infinityMass) return kInf;
   if (deltaFrom(0, 0.0) <= delta) return 0.0;

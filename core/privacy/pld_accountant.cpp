@@ -13,6 +13,7 @@
 
 #include "core/common/errors.h"
 #include "core/common/parallel.h"
+#include "core/common/text.h"
 
 namespace epsilon::privacy {
 
@@ -165,7 +166,7 @@ const PldAccountant::Composed& PldAccountant::composed() const {
         if (attempt >= 8) {
           throw PrivacyError("PLD accountant: the composed privacy loss needs " +
                              std::to_string(window) + " grid points even at interval " +
-                             std::to_string(interval));
+                             shortNumber(interval));
         }
         interval *= std::ceil(static_cast<double>(window) /
                               static_cast<double>(m_options.maxComposedPoints) * 1.05);

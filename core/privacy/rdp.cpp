@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/common/errors.h"
+#include "core/common/text.h"
 #include "core/privacy/privacy_math.h"
 
 namespace epsilon::privacy {
@@ -16,11 +17,11 @@ using math::kInf;
 
 void requireValid(double q, double sigma, double order) {
   if (!(q >= 0.0 && q <= 1.0)) {
-    throw PrivacyError("RDP: sample rate q must be in [0, 1], got " + std::to_string(q));
+    throw PrivacyError("RDP: sample rate q must be in [0, 1], got " + shortNumber(q));
   }
   if (!(sigma > 0.0) || !std::isfinite(sigma)) {
     throw PrivacyError("RDP: noise multiplier sigma must be finite and > 0, got " +
-                       std::to_string(sigma));
+                       shortNumber(sigma));
   }
   if (!(order > 1.0) || !std::isfinite(order)) {
     throw PrivacyError("RDP: order alpha must be finite and > 1, got " + std::to_string(order));
@@ -123,7 +124,7 @@ double logAFractional(double q, double sigma, double alpha) {
   const double logSum = sum.log();
   if (!std::isfinite(logSum)) {
     throw PrivacyError("RDP: the fractional-order series for alpha = " + std::to_string(alpha) +
-                       ", q = " + std::to_string(q) + ", sigma = " + std::to_string(sigma) +
+                       ", q = " + shortNumber(q) + ", sigma = " + shortNumber(sigma) +
                        " gave a non-positive or non-finite sum");
   }
   return logPrefactor + logSum;
@@ -182,7 +183,7 @@ RdpEpsilon epsilonFromRdp(std::span<const double> orders, std::span<const double
                           RdpConversion conversion) {
   requireMatchingCurve(orders, rdp);
   if (!(delta > 0.0 && delta < 1.0)) {
-    throw PrivacyError("RDP conversion: delta must be in (0, 1), got " + std::to_string(delta));
+    throw PrivacyError("RDP conversion: delta must be in (0, 1), got " + shortNumber(delta));
   }
   RdpEpsilon best{kInf, std::numeric_limits<double>::quiet_NaN()};
   const double logDelta = std::log(delta);
@@ -214,7 +215,7 @@ RdpDelta deltaFromRdp(std::span<const double> orders, std::span<const double> rd
                       RdpConversion conversion) {
   requireMatchingCurve(orders, rdp);
   if (!(epsilon >= 0.0) || std::isnan(epsilon)) {
-    throw PrivacyError("RDP conversion: epsilon must be >= 0, got " + std::to_string(epsilon));
+    throw PrivacyError("RDP conversion: epsilon must be >= 0, got " + shortNumber(epsilon));
   }
   double bestLog = kInf;
   double bestOrder = std::numeric_limits<double>::quiet_NaN();

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/common/errors.h"
+#include "core/common/text.h"
 #include "core/privacy/accountant.h"
 
 namespace epsilon::privacy {
@@ -21,7 +22,7 @@ void requireFpr(double fpr) {
 void requirePoint(double epsilon, double delta) {
   if (!(epsilon >= 0.0) || !(delta >= 0.0 && delta <= 1.0)) {
     throw PrivacyError("trade-off: need epsilon >= 0 and delta in [0, 1], got (" +
-                       std::to_string(epsilon) + ", " + std::to_string(delta) + ")");
+                       shortNumber(epsilon) + ", " + shortNumber(delta) + ")");
   }
 }
 

@@ -22,6 +22,7 @@ struct SweepPoint {
   std::vector<std::pair<std::string, std::string>> values;  // (parameter, value) of this point
   std::string label;                                        // "noise_multiplier=0.5, clip_norm=4"
   int index = 0;  // position in the full sweep (0-based), stable across shards
+  int of = 0;     // points the sweep has in all (its run files say so; 0 when not known)
 };
 
 // The most runs one sweep (or preset) may expand to: a hostile or mistyped file must not be able

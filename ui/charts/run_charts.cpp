@@ -249,6 +249,10 @@ RunCharts::RunSeries& RunCharts::seriesFor(const RunRecord& run) {
     rs.line[k] = s;
     Q_EMIT seriesCreated(s, run.id, kind);
   }
+  return m_series.emplace(run.id, rs).first->second;
+}
+
+void RunCharts::addDots(int runId, RunSeries& rs) {
   for (ChartKind kind : kAllChartKinds) {
     const int k = static_cast<int>(kind);
     auto* marker = new QScatterSeries();
@@ -257,11 +261,32 @@ RunCharts::RunSeries& RunCharts::seriesFor(const RunRecord& run) {
     marker->attachAxis(axisInUse(kind, Qt::Vertical));
     for (QLegendMarker* m : m_charts[k]->legend()->markers(marker)) m->setVisible(false);
     rs.end[k] = marker;
-    Q_EMIT seriesCreated(marker, run.id, kind);
+    Q_EMIT seriesCreated(marker, runId, kind);
   }
-  auto [inserted, ok] = m_series.emplace(run.id, rs);
-  applyStyle();
-  return inserted->second;
+}
+
+// A chart draws its series in the order they were added: a new run's line would cover the
+// older runs' end dots (lesson 4's 5-epoch dot vanished under the 40-epoch line), so the
+// older dots are added again after the new lines, and the new dots after them. All new runs'
+// lines come first, so opening 10,000 runs moves no dot (one by one, it was quadratic).
+void RunCharts::addNewSeries(const std::vector<const RunRecord*>& fresh) {
+  if (fresh.empty()) return;
+  const bool older = m_series.size() > 0;
+  for (const RunRecord* run : fresh) seriesFor(*run);
+  if (older) {
+    for (auto& [id, rs] : m_series) {
+      if (!rs.end[0]) continue;
+      for (ChartKind kind : kAllChartKinds) {
+        const int k = static_cast<int>(kind);
+        m_charts[k]->removeSeries(rs.end[k]);
+        m_charts[k]->addSeries(rs.end[k]);
+        rs.end[k]->attachAxis(axisInUse(kind, Qt::Horizontal));
+        rs.end[k]->attachAxis(axisInUse(kind, Qt::Vertical));
+      }
+    }
+  }
+  for (const RunRecord* run : fresh) addDots(run->id, m_series.at(run->id));
+  applyStyle();  // once for all of them: it restyles every series
 }
 
 void RunCharts::removeRun(int id) {
@@ -276,18 +301,51 @@ void RunCharts::removeRun(int id) {
   m_series.erase(it);
 }
 
-void RunCharts::update(const std::vector<RunRecord>& runs) {
-  m_legendHtml = runLegendHtml(runs);
+namespace {
+
+// QtCharts' cost of adding a series grows with the series a chart has (its theme and axes
+// visit them all), so 10,000 runs took minutes to draw; beyond this many visible runs every
+// k-th one is drawn and the legend says so (the Runs table still lists them all).
+constexpr std::size_t kMaxDrawnRuns = 400;
+
+const std::vector<RunRecord>& drawnRuns(const std::vector<RunRecord>& all,
+                                        std::vector<RunRecord>& thinned, QString& note) {
+  const auto visible = static_cast<std::size_t>(
+      std::count_if(all.begin(), all.end(), [](const RunRecord& r) { return r.visible; }));
+  if (visible <= kMaxDrawnRuns) return all;
+  const std::size_t step = (visible + kMaxDrawnRuns - 1) / kMaxDrawnRuns;
+  std::size_t index = 0;
+  for (const RunRecord& run : all)
+    if (run.visible && index++ % step == 0) thinned.push_back(run);
+  note = QObject::tr(
+             "<div align=\"center\"><i>The charts show %1 of the %2 visible runs (every "
+             "%3th); hide runs to see others.</i></div>")
+             .arg(thinned.size())
+             .arg(visible)
+             .arg(step);
+  return thinned;
+}
+
+}  // namespace
+
+void RunCharts::update(const std::vector<RunRecord>& all) {
+  std::vector<RunRecord> thinned;
+  QString note;
+  const std::vector<RunRecord>& runs = drawnRuns(all, thinned, note);
+  m_legendHtml = runLegendHtml(runs) + note;
   const bool logEpsilon = wantLogEpsilon(runs);
   useLogAxis(ChartKind::EpsilonVsEpoch, logEpsilon);
   useLogAxis(ChartKind::AccuracyVsEpsilon, logEpsilon);
   useLogAxis(ChartKind::LossVsStep, wantLogLoss(runs));
+  std::vector<const RunRecord*> fresh;
+  for (const RunRecord& run : runs)
+    if (run.visible && !m_series.count(run.id)) fresh.push_back(&run);
+  addNewSeries(fresh);
   std::vector<int> keep;
-  const std::size_t seriesBefore = m_series.size();
   for (const RunRecord& run : runs) {
     if (!run.visible) continue;
     keep.push_back(run.id);
-    RunSeries& rs = seriesFor(run);
+    RunSeries& rs = m_series.at(run.id);
     for (ChartKind kind : kAllChartKinds) {
       QXYSeries* s = rs.line[static_cast<int>(kind)];
       const QString name = drawnText(run.name);
@@ -309,20 +367,6 @@ void RunCharts::update(const std::vector<RunRecord>& runs) {
       if (end->name() != name) end->setName(name);
       end->setColor(QColor(run.color));
       if (end->points() != last) end->replace(last);
-    }
-  }
-  // A chart draws its series in the order they were added: a new run's line would cover the
-  // older runs' end dots (lesson 4's 5-epoch dot vanished under the 40-epoch line), so the
-  // dots are added again, after every line.
-  if (m_series.size() != seriesBefore) {
-    for (auto& [id, rs] : m_series) {
-      for (ChartKind kind : kAllChartKinds) {
-        const int k = static_cast<int>(kind);
-        m_charts[k]->removeSeries(rs.end[k]);
-        m_charts[k]->addSeries(rs.end[k]);
-        rs.end[k]->attachAxis(axisInUse(kind, Qt::Horizontal));
-        rs.end[k]->attachAxis(axisInUse(kind, Qt::Vertical));
-      }
     }
   }
   std::vector<int> drop;

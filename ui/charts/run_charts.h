@@ -100,7 +100,9 @@ class RunCharts : public QObject {
     std::array<QXYSeries*, kChartKindCount> end{};
   };
   void applyStyle();
-  RunSeries& seriesFor(const RunRecord& run);
+  RunSeries& seriesFor(const RunRecord& run);  // its lines, made when new
+  void addDots(int runId, RunSeries& series);
+  void addNewSeries(const std::vector<const RunRecord*>& fresh);
   void removeRun(int id);
   void fitAxes();
   // run_charts_log.cpp: the linear or logarithmic ε and loss axes.

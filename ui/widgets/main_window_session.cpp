@@ -66,8 +66,9 @@ QString MainWindow::saveSessionTo(const QString& path) {
 
 QString MainWindow::openSessionFrom(const QString& path) {
   std::vector<RunRecord> runs;
+  int missing = 0;
   try {
-    runs = openSessionOrRuns(path);  // a session, a run file or a folder of run files
+    runs = openSessionOrRuns(path, &missing);  // a session, a run file or a folder of run files
   } catch (const std::exception& e) {
     showError(tr("Cannot open the session"), QString::fromUtf8(e.what()));
     return m_lastError;
@@ -76,7 +77,7 @@ QString MainWindow::openSessionFrom(const QString& path) {
   m_session->clear();
   const auto count = runs.size();
   const auto forged = std::count_if(runs.begin(), runs.end(), hasEpsilonMismatch);
-  for (auto& r : runs) m_runs->addRun(std::move(r));
+  m_runs->addRuns(std::move(runs));
   m_clusterSweeps->follow();  // runs still waiting for a cluster's job go on waiting
   m_charts->redrawNow();
   m_sessionPath = path;
@@ -93,6 +94,16 @@ QString MainWindow::openSessionFrom(const QString& path) {
                                  .arg(count)
                                  .arg(path)
                                  .arg(forged));
+    return {};
+  }
+  if (missing > 0) {
+    // A sweep still running, or stopped part-way: what is there is shown, and what is not is
+    // said (the sweep's own files give its size).
+    statusBar()->showMessage(tr("Opened %1 runs from %2; %3 runs of this sweep are missing "
+                                "(still running, or stopped: `sweep --resume` finishes them).")
+                                 .arg(count)
+                                 .arg(path)
+                                 .arg(missing));
     return {};
   }
   statusBar()->showMessage(tr("Opened %1 runs from %2").arg(count).arg(path), 5000);

@@ -16,6 +16,7 @@
 
 #include "base/session/run_model.h"
 #include "base/session/session_history.h"
+#include "ui/charts/drawn_text.h"
 
 namespace epsilon::ui {
 
@@ -45,14 +46,20 @@ class StatusDelegate : public QStyledItemDelegate {
   }
 };
 
-// The Qt Core run model as the table shows it: each run's colour as a swatch by its name.
+// The Qt Core run model as the table shows it: each run's colour as a swatch by its name, and
+// every text drawn (names, messages, labels, tooltips) cut as the charts cut it, so a name of
+// a megabyte from a file costs what a name of a line costs (editing still sees it whole).
 class RunSwatches : public QIdentityProxyModel {
  public:
   using QIdentityProxyModel::QIdentityProxyModel;
   QVariant data(const QModelIndex& index, int role) const override {
     if (role == Qt::DecorationRole && index.column() == RunModel::NameColumn)
       return QColor(QIdentityProxyModel::data(index, RunModel::ColorRole).toString());
-    return QIdentityProxyModel::data(index, role);
+    const QVariant value = QIdentityProxyModel::data(index, role);
+    if ((role == Qt::DisplayRole || role == Qt::ToolTipRole) &&
+        value.typeId() == QMetaType::QString)
+      return drawnText(value.toString());
+    return value;
   }
 };
 

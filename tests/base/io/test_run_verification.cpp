@@ -132,6 +132,18 @@ class TestRunVerification : public QObject {
              qPrintable(run.privacyLabel));
   }
 
+  // Not checkable against its settings, yet going down: no accountant's ε does, so none of
+  // the file's ε is shown.
+  void anUncheckedEpsilonThatGoesDownIsNotShown() {
+    RunRecord run = trainedRun(privacy::AccountantKind::Rdp);
+    run.config.dataset.name = "/nonexistent/data";
+    run.evals[3].epsilon = run.evals[2].epsilon / 2;
+    const PlanInputOf plan = [](const train::ExperimentConfig& c) { return train::planInput(c); };
+    QVERIFY(!verifyStatedEpsilon(run, plan));
+    QVERIFY(hasEpsilonMismatch(run));
+    for (const EvalPoint& point : run.evals) QVERIFY(std::isnan(point.epsilon));
+  }
+
  private:
   static QString formatEpsilonForTest(double epsilon) { return QString::number(epsilon, 'g', 3); }
 };

@@ -27,6 +27,7 @@ class TestDatasetRegistry : public QObject {
   void environmentNameClashUsesThePath();
   void loadsAFolderByPath();
   void folderWithoutDataIsDataError();
+  void listingRefusesWhatTrainRefuses();
 };
 
 namespace {
@@ -222,6 +223,33 @@ void TestDatasetRegistry::folderWithoutDataIsDataError() {
   QVERIFY2(mismatch.contains("t10k-images-idx3-ubyte holds 2 images but") &&
                mismatch.contains("holds 3 labels"),
            qPrintable(mismatch));
+}
+
+// `datasets` lists a folder only with sizes `train` would load (issue 27): headers claiming
+// 10^9 images, or more bytes than a raw file holds, are problems, not entries.
+void TestDatasetRegistry::listingRefusesWhatTrainRefuses() {
+  QTemporaryDir parent;
+  const std::filesystem::path root = parent.path().toStdString();
+  writeIdxFolder(root / "claims-a-billion", 4);
+  std::vector<std::byte> billion = idxImages(2, 3, 4);
+  billion[4] = std::byte{0x3b}, billion[5] = std::byte{0x9a}, billion[6] = std::byte{0xca},
+  billion[7] = std::byte{0x00};  // 1,000,000,000 images
+  writeFile(root / "claims-a-billion" / "t10k-images-idx3-ubyte", billion);
+  writeIdxFolder(root / "short-labels", 4);
+  writeFile(root / "short-labels" / "t10k-labels-idx1-ubyte", idxLabels({3}));
+  qputenv(kDataPathVariable, parent.path().toUtf8());
+
+  std::vector<std::string> problems;
+  const auto infos = listDatasets(problems);
+  QVERIFY(findInfo(infos, "claims-a-billion") == nullptr);
+  QVERIFY(findInfo(infos, "short-labels") == nullptr);
+  QCOMPARE(problems.size(), std::size_t{2});
+  const std::string all = problems[0] + "\n" + problems[1];
+  QVERIFY2(
+      all.find("header declares 1000000000 images; expected 1 to 10000000") != std::string::npos,
+      all.c_str());
+  QVERIFY2(all.find("expected one label per image") != std::string::npos, all.c_str());
+  QVERIFY_THROWS_EXCEPTION(epsilon::DataError, loadDataset("claims-a-billion"));
 }
 
 QTEST_APPLESS_MAIN(TestDatasetRegistry)

@@ -36,6 +36,24 @@ class TestRunModel : public QObject {
     QVERIFY(model.run(a)->color != model.run(b)->color);
     QCOMPARE(model.run(a)->name, QStringLiteral("Run %1").arg(a));
   }
+  void manyRunsAreAddedAtOnce() {
+    // An opened session's runs: one insertion, one signal, each run as addRun would make it.
+    RunModel model;
+    QSignalSpy changed(&model, &RunModel::runsChanged);
+    QSignalSpy inserted(&model, &RunModel::rowsInserted);
+    std::vector<RunRecord> runs{runWithSigma(0.5), runWithSigma(1.5), runWithSigma(1.5)};
+    runs[1].id = 7;
+    model.addRuns(std::move(runs));
+    QCOMPARE(model.rowCount(), 3);
+    QCOMPARE(changed.size(), 1);
+    QCOMPARE(inserted.size(), 1);
+    QCOMPARE(model.runs()[1].id, 7);
+    QVERIFY(model.runs()[2].id > 7);
+    QVERIFY(model.runs()[0].color != model.runs()[1].color);
+    QVERIFY(model.runs()[1].color != model.runs()[2].color);
+    QCOMPARE(model.index(1, RunModel::ParametersColumn).data().toString(),
+             QStringLiteral("noise_multiplier=1.5"));
+  }
   void newRunsTakeAColourNotInUse() {
     // Runs of a reopened session keep their colours; new runs never take one of them.
     RunModel model;
