@@ -158,7 +158,7 @@ void readRunBody(JsonReader& r, RunRecord& run) {
   run.lira = liraFromJson(r, QStringLiteral("lira"));
   run.cluster = clusterFromJson(r);
   // A run on a cluster goes on without this process: it waits for its run file again.
-  const QString stored = o.value(QStringLiteral("status")).toString();
+  const QString stored = r.take(QStringLiteral("status")).toString();
   if (run.cluster &&
       (stored == runStatusName(RunStatus::Queued) || stored == runStatusName(RunStatus::Running)))
     run.status = RunStatus::Queued;
