@@ -24,9 +24,11 @@ QString runLegendHtml(const std::vector<RunRecord>& runs) {
   QStringList entries;
   for (const RunRecord& run : runs) {
     if (!run.visible) continue;
-    // Non-breaking spaces keep each name whole; lines break only between runs.
+    // Non-breaking spaces, and a word joiner after each hyphen ("tfp-cnn"), keep each name
+    // whole; lines break only between runs.
     QString name = drawnText(run.name).toHtmlEscaped();
     name.replace(QLatin1Char(' '), QStringLiteral("&nbsp;"));
+    name.replace(QLatin1Char('-'), QStringLiteral("-&#8288;"));
     entries
         << QStringLiteral("<span style=\"color:%1\">&#9632;</span>&nbsp;%2").arg(run.color, name);
   }

@@ -7,6 +7,9 @@
 #include <QLineSeries>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QTextLayout>
 
 #include "base/io/figure_file.h"
 #include "base/io/run_record.h"
@@ -91,6 +94,32 @@ class TestDrawnText : public QObject {
                              kLong),
              QString());
     QVERIFY2(timer.elapsed() < 20000, qPrintable(QString::number(timer.elapsed())));
+  }
+
+  // A legend breaks lines between runs only: "tfp-cnn · σ 4" never ends a line at its hyphen.
+  void legendEntriesStayWhole() {
+    std::vector<RunRecord> runs(4);
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      runs[i].name = QStringLiteral("tfp-cnn · σ %1").arg(i + 1);
+      runs[i].color = QStringLiteral("#1f77b4");
+    }
+    QTextDocument document;
+    document.setHtml(runLegendHtml(runs));
+    const qreal oneLine = document.idealWidth();
+    for (int percent = 30; percent < 100; percent += 5) {  // too narrow for one line
+      document.setTextWidth(oneLine * percent / 100);
+      int lines = 0;
+      for (QTextBlock block = document.begin(); block.isValid(); block = block.next()) {
+        QTextLayout* layout = block.layout();
+        for (int i = 0; i < layout->lineCount(); ++i, ++lines) {
+          const QTextLine line = layout->lineAt(i);
+          const QString text = block.text().mid(line.textStart(), line.textLength()).trimmed();
+          QVERIFY2(!text.endsWith(QLatin1Char('-')) && !text.startsWith(QStringLiteral("cnn")),
+                   qPrintable(QStringLiteral("%1%: '%2'").arg(percent).arg(text)));
+        }
+      }
+      QVERIFY(lines >= 2);
+    }
   }
 };
 
