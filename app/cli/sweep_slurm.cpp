@@ -56,7 +56,7 @@ QStringList taskSweepArgs(const QCommandLineParser& parser, const QString& dir) 
   if (parser.isSet(QStringLiteral("config")))
     args << QStringLiteral("--config")
          << QDir(dir).filePath(QLatin1String(cluster::kConfigCopyName));
-  for (const char* flag : {"preset", "param", "param2", "jobs"})
+  for (const char* flag : {"preset", "param", "param2", "target-epsilon", "jobs"})
     if (parser.isSet(QLatin1String(flag)))
       args << QStringLiteral("--") + QLatin1String(flag) << parser.value(QLatin1String(flag));
   if (parser.isSet(QStringLiteral("quick"))) args << QStringLiteral("--quick");

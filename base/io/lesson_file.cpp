@@ -92,7 +92,13 @@ train::ExperimentConfig lessonBaseConfig(const Lesson& lesson) {
 
 std::vector<train::SweepPoint> lessonPoints(const Lesson& lesson) {
   const train::ExperimentConfig base = lessonBaseConfig(lesson);
-  if (!lesson.sweep.empty()) return train::expandSweep(base, lesson.sweep);
+  if (!lesson.sweep.empty()) {
+    auto points = train::expandSweep(base, lesson.sweep);
+    // A target_epsilon axis: each point's σ₀ for its own settings (the one calibration).
+    train::calibrateSweep(points,
+                          [](const train::ExperimentConfig& c) { return train::planInput(c); });
+    return points;
+  }
   train::SweepPoint only;
   only.config = base;
   return {only};

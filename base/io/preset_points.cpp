@@ -73,8 +73,12 @@ std::vector<train::SweepPoint> presetPoints(const Preset& preset,
       }
       return points;
     }
-    return train::expandSweep(
+    auto points = train::expandSweep(
         base, quick && !preset.quickSweep.empty() ? preset.quickSweep : preset.sweep);
+    // A target_epsilon axis: each point's σ₀ for its own settings (N and P as the run's own).
+    train::calibrateSweep(points,
+                          [](const train::ExperimentConfig& c) { return train::planInput(c); });
+    return points;
   } catch (const ConfigError& e) {
     throw ConfigError(name + ": " + e.what());
   } catch (const PrivacyError& e) {

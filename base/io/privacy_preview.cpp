@@ -97,6 +97,19 @@ TargetCalibration calibrateForTarget(const train::ExperimentConfig& c,
   return out;
 }
 
+SweepCalibration calibrateSweepForTarget(std::vector<train::SweepPoint> points) {
+  SweepCalibration out;
+  try {
+    train::calibrateSweep(
+        points, [](const train::ExperimentConfig& c) { return train::planInput(c); },
+        kNoiseMultiplierDecimals);
+    out.points = std::move(points);
+  } catch (const std::exception& e) {
+    out.error = QString::fromUtf8(e.what());
+  }
+  return out;
+}
+
 QString samplingLine(const train::ExperimentConfig& c, long long trainSize) {
   return QObject::tr("sampling rate q = L/N = %1 · %2 steps per epoch")
       .arg(formatNumber(train::sampleRate(c, trainSize), 3))

@@ -12,6 +12,7 @@
 #include "core/privacy/privacy_statement.h"
 #include "core/train/experiment_config.h"
 #include "core/train/run_planning.h"
+#include "core/train/sweep.h"
 
 namespace epsilon::ui {
 
@@ -74,6 +75,16 @@ struct TargetCalibration {
 };
 TargetCalibration calibrateForTarget(const train::ExperimentConfig& config,
                                      const train::RunPlanInput& input, double targetEpsilon);
+
+// A sweep with a target ε ("Fix ε" on, or a target_epsilon axis): every point's σ₀ calibrated
+// for that point's own settings (train::calibrateSweep, the one calibration; N and P from each
+// point's data set and network, σ rounded up onto kNoiseMultiplierDecimals so no run's ε
+// exceeds its target), or why a point cannot be (then no points). Slow with PLD: a job.
+struct SweepCalibration {
+  std::vector<train::SweepPoint> points;
+  QString error;
+};
+SweepCalibration calibrateSweepForTarget(std::vector<train::SweepPoint> points);
 
 // "sampling rate q = L/N = 0.032 · 31 steps per epoch" for N training examples.
 QString samplingLine(const train::ExperimentConfig& config, long long trainSize);

@@ -94,6 +94,8 @@ QStringList clusterSweepArgs(const ClusterSweepRequest& request) {
          << QString::fromStdString(request.axes[i].parameter) + QLatin1Char('=') +
                 values.join(QLatin1Char(','));
   }
+  if (request.targetEpsilon)
+    args << QStringLiteral("--target-epsilon") << QString::number(*request.targetEpsilon, 'g', 17);
   args << QStringLiteral("--jobs") << cluster::taskJobs(request.settings);
   return args;
 }

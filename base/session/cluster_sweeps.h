@@ -14,6 +14,7 @@
 #include <QString>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "base/cluster/slurm_state.h"
@@ -33,6 +34,8 @@ struct ClusterSweepRequest {
   QString folder;                         // the job folder (new or empty)
   QString cli;                            // the epsilonlab-cli the nodes run (absolute)
   cluster::SlurmSettings settings;
+  // Every point's σ calibrated to this ε for its own settings (`sweep --target-epsilon`).
+  std::optional<double> targetEpsilon;
 };
 
 class ClusterSweeps : public QObject {

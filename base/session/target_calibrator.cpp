@@ -13,4 +13,11 @@ void TargetCalibrator::request(QObject* receiver, const train::ExperimentConfig&
       std::move(done));
 }
 
+void TargetCalibrator::requestSweep(QObject* receiver, std::vector<train::SweepPoint> points,
+                                    std::function<void(const SweepCalibration&)> done) {
+  m_latest.start<SweepCalibration>(
+      JobKind::Calibration, receiver,
+      [points = std::move(points)] { return calibrateSweepForTarget(points); }, std::move(done));
+}
+
 }  // namespace epsilon::ui

@@ -14,11 +14,12 @@ std::vector<std::string> sweepParameterNames() {
   std::vector<std::string> names;
   for (const auto& f : experimentFields())
     if (f.persisted) names.push_back(f.word);
+  names.emplace_back(kTargetEpsilonParameter);
   return names;
 }
 
 bool isSweepParameter(const std::string& name) {
-  return fieldForWord(name) != nullptr;
+  return name == kTargetEpsilonParameter || fieldForWord(name) != nullptr;
 }
 
 // The schema's field of that word (or an older spelling, such as train_size for max_train).
@@ -37,8 +38,40 @@ void applySweepValue(ExperimentConfig& c, const std::string& p, const std::strin
   setField(c, *field, parseFieldText(*field, v, "sweep." + field->word));
 }
 
+namespace {
+
+// A target ε as typed in a sweep: a finite number > 0.
+double parseTargetEpsilon(const std::string& text) {
+  double value = 0.0;
+  const char* end = text.data() + text.size();
+  const auto r = std::from_chars(text.data(), end, value);
+  if (r.ec != std::errc() || r.ptr != end || !std::isfinite(value) || !(value > 0.0))
+    throw ConfigError(std::string("sweep.") + kTargetEpsilonParameter +
+                      ": expected a number > 0, got '" + clippedText(text) + "'");
+  return value;
+}
+
+// Calibration sets σ₀ on every point: a sweep that also varies it, or a point without a
+// privatizer, cannot be calibrated.
+void checkCalibratedPoint(const SweepPoint& point, const std::vector<SweepAxis>& axes) {
+  for (const auto& axis : axes) {
+    const ExperimentField* field = fieldForWord(axis.parameter);
+    if (field && field->name == "privacy.noise_multiplier")
+      throw ConfigError(
+          "sweep: noise_multiplier cannot be swept while σ is calibrated to a target ε (each "
+          "point's σ is calibrated for its own settings); sweep target_epsilon instead, or "
+          "turn calibration off");
+  }
+  if (point.config.privacy.privatizer.kind == privacy::PrivatizerKind::None)
+    throw ConfigError("sweep point '" + clippedText(point.label) +
+                      "': without a privatizer there is no σ to calibrate to a target ε");
+}
+
+}  // namespace
+
 std::vector<SweepPoint> expandSweep(const ExperimentConfig& base,
-                                    const std::vector<SweepAxis>& axes) {
+                                    const std::vector<SweepAxis>& axes,
+                                    std::optional<double> targetEpsilon) {
   if (axes.empty() || axes.size() > 2)
     throw ConfigError("sweep: expected one or two parameters, got " + std::to_string(axes.size()));
   if (axes.size() == 2 && axes[0].parameter == axes[1].parameter)
@@ -60,15 +93,37 @@ std::vector<SweepPoint> expandSweep(const ExperimentConfig& base,
       point.index = static_cast<int>(points.size());
       for (std::size_t a = 0; a < axes.size(); ++a) {
         const std::string& value = axes[a].values[a == 0 ? i : j];
-        applySweepValue(point.config, axes[a].parameter, value);
+        if (axes[a].parameter == kTargetEpsilonParameter)
+          point.targetEpsilon = parseTargetEpsilon(value);
+        else
+          applySweepValue(point.config, axes[a].parameter, value);
         point.values.emplace_back(axes[a].parameter, value);
         point.label += (point.label.empty() ? "" : ", ") + axes[a].parameter + "=" + value;
       }
+      if (!point.targetEpsilon) point.targetEpsilon = targetEpsilon;
+      if (point.targetEpsilon) checkCalibratedPoint(point, axes);
       point.config.validate();
       points.push_back(std::move(point));
     }
   }
   return points;
+}
+
+void calibrateSweep(std::vector<SweepPoint>& points,
+                    const std::function<RunPlanInput(const ExperimentConfig&)>& inputOf,
+                    std::optional<int> roundUpDecimals) {
+  for (SweepPoint& point : points) {
+    if (!point.targetEpsilon) continue;
+    try {
+      point.config.privacy.noise.initial =
+          calibrateNoise(point.config, inputOf(point.config), *point.targetEpsilon, roundUpDecimals)
+              .noiseMultiplier;
+    } catch (const PrivacyError& e) {
+      throw PrivacyError("sweep point '" + clippedText(point.label) + "': " + e.what());
+    } catch (const ConfigError& e) {
+      throw ConfigError("sweep point '" + clippedText(point.label) + "': " + e.what());
+    }
+  }
 }
 
 std::vector<SweepPoint> shardOf(const std::vector<SweepPoint>& points, int k, int n) {

@@ -1,6 +1,7 @@
 // MainWindow: starting runs — one run from the panel, re-runs, loading a run into the panel,
 // sweeps (with their progress in the status bar) and the built-in presets of the Presets menu.
 #include <QAction>
+#include <QCheckBox>
 #include <QMenu>
 #include <QMenuBar>
 #include <QProgressBar>
@@ -14,11 +15,13 @@
 #include "base/io/run_conversion.h"
 #include "base/session/cluster_sweeps.h"
 #include "base/session/run_model.h"
+#include "base/session/target_calibrator.h"
 #include "core/data/registry.h"
 #include "core/train/config_check.h"
 #include "ui/charts/run_naming.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/main_window.h"
+#include "ui/widgets/parameter_slider.h"
 #include "ui/widgets/runs_view.h"
 #include "ui/widgets/sweep_dialog.h"
 #include "ui/widgets/training_controller.h"
@@ -178,19 +181,53 @@ QList<int> MainWindow::startSweep(const std::vector<train::SweepPoint>& points) 
   return ids;
 }
 
+std::optional<double> MainWindow::panelTargetEpsilon() const {
+  if (!m_panel->targetEpsilonMode() || !m_panel->targetModeBox()->isEnabled()) return {};
+  return m_panel->targetEpsilonSlider()->value();
+}
+
 QList<int> MainWindow::startSweepFrom(const SweepDialog& dialog) {
-  if (!dialog.runOnCluster()) return startSweep(dialog.points());
-  ClusterSweepRequest request;
-  request.base = m_panel->config();
-  request.axes = dialog.axes();
-  request.points = dialog.points();
+  QString error;
+  std::vector<train::SweepPoint> points = dialog.points(&error);
+  if (points.empty()) {
+    showError(tr("Cannot start the sweep"), error);
+    return {};
+  }
+  std::optional<ClusterSweepRequest> cluster;
+  if (dialog.runOnCluster()) {
+    cluster.emplace();
+    cluster->base = m_panel->config();
+    cluster->axes = dialog.axes();
+    cluster->targetEpsilon = dialog.targetEpsilon();  // the nodes calibrate each point again
+    cluster->folder = dialog.jobFolder();
+    cluster->cli = dialog.nodeCli();
+    cluster->settings = dialog.slurmSettings();
+  }
+  if (std::none_of(points.begin(), points.end(),
+                   [](const train::SweepPoint& p) { return p.targetEpsilon.has_value(); }))
+    return launchSweep(points, cluster);
+  // Never one σ for all: each point's σ for its own settings, off the GUI thread.
+  if (!m_sweepCalibration) m_sweepCalibration = std::make_unique<TargetCalibrator>();
+  statusBar()->showMessage(tr("Calibrating σ to the target ε for each of the %n sweep run(s)…",
+                              nullptr, static_cast<int>(points.size())));
+  m_sweepCalibration->requestSweep(
+      this, std::move(points), [this, cluster](const SweepCalibration& result) {
+        if (!result.error.isEmpty())
+          showError(tr("Cannot calibrate the sweep to its target ε"), result.error);
+        else
+          launchSweep(result.points, cluster);
+      });
+  return {};
+}
+
+QList<int> MainWindow::launchSweep(const std::vector<train::SweepPoint>& points,
+                                   std::optional<ClusterSweepRequest> cluster) {
+  if (!cluster) return startSweep(points);
+  cluster->points = points;
   std::vector<train::ExperimentConfig> configs;
-  for (const auto& point : request.points) configs.push_back(point.config);
-  request.names = namesForNewRuns(*m_runs, configs);
-  request.folder = dialog.jobFolder();
-  request.cli = dialog.nodeCli();
-  request.settings = dialog.slurmSettings();
-  m_sweepRuns = m_clusterSweeps->submit(request);
+  for (const auto& point : points) configs.push_back(point.config);
+  cluster->names = namesForNewRuns(*m_runs, configs);
+  m_sweepRuns = m_clusterSweeps->submit(*cluster);
   updateSweepProgress();
   return m_sweepRuns;
 }

@@ -237,11 +237,16 @@ std::vector<train::SweepAxis> SweepDialog::axes() const {
 
 std::vector<train::SweepPoint> SweepDialog::points(QString* error) const {
   try {
-    return train::expandSweep(m_base, axes());
+    return train::expandSweep(m_base, axes(), m_target);
   } catch (const std::exception& e) {
     if (error) *error = QString::fromUtf8(e.what());
     return {};
   }
+}
+
+void SweepDialog::setTargetEpsilon(std::optional<double> target) {
+  m_target = target;
+  refresh();
 }
 
 void SweepDialog::refresh() {
@@ -261,6 +266,10 @@ void SweepDialog::refresh() {
   } else {
     m_summary->setText(tr("%n run(s) will train.", nullptr, static_cast<int>(expanded.size())));
   }
+  if (ok && expanded.front().targetEpsilon)
+    m_summary->setText(m_summary->text() + QLatin1Char(' ') +
+                       tr("Each run's σ is calibrated to its target ε for its own settings "
+                          "(epochs, lot size, data) before it starts."));
   m_buttons->button(QDialogButtonBox::Ok)->setEnabled(ok);
   adjustSize();
 }

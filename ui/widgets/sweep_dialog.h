@@ -7,6 +7,7 @@
 #pragma once
 
 #include <QDialog>
+#include <optional>
 #include <vector>
 
 #include "base/cluster/sbatch_script.h"
@@ -29,6 +30,11 @@ class SweepDialog : public QDialog {
   SweepDialog(const train::ExperimentConfig& base, QWidget* parent = nullptr);
 
   std::vector<train::SweepAxis> axes() const;
+  // "Calibrate σ to a target ε" is on in the panel: every point's σ is calibrated to `target`
+  // for its own settings (a target_epsilon axis overrides it); points() refuses a sweep of
+  // noise_multiplier then, saying why. nullopt: σ as the panel has it.
+  void setTargetEpsilon(std::optional<double> target);
+  std::optional<double> targetEpsilon() const { return m_target; }
   // The expanded sweep, or an empty list with `error` naming what is wrong.
   std::vector<train::SweepPoint> points(QString* error = nullptr) const;
 
@@ -54,6 +60,7 @@ class SweepDialog : public QDialog {
   void remember() const;
 
   train::ExperimentConfig m_base;
+  std::optional<double> m_target;
   QComboBox* m_parameter[2];
   QLineEdit* m_values[2];
   QCheckBox* m_useSecond;

@@ -1,5 +1,7 @@
 // Sweeps expand to every combination, name bad parameters and values, and shard exactly.
 #include <QTest>
+#include <cmath>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -39,6 +41,64 @@ class TestSweep : public QObject {
     QCOMPARE(c.privacy.privatizer.tanhActiveRange, 8.0);
     QCOMPARE(c.privacy.noise.decay, privacy::NoiseDecay::Time);
     QCOMPARE(c.dataset.options.maxTrain, 1000L);
+  }
+  // "Fix ε" over a sweep: each point's σ₀ for its own epochs, never one σ for all, each
+  // planned ε at most its target and within 1% of it (σ rounded up onto 3 decimals).
+  void targetEpsilonCalibratesEachPoint() {
+    ExperimentConfig base;
+    base.dataset.name = "circle";
+    base.training.lotSize = 64;
+    auto points = expandSweep(base, {{"epochs", {"1", "4", "16"}}}, 2.0);
+    QCOMPARE(points.size(), std::size_t{3});
+    for (const auto& p : points) QCOMPARE(p.targetEpsilon, std::optional<double>(2.0));
+    const RunPlanInput input{1000, 100};
+    calibrateSweep(
+        points, [&](const ExperimentConfig&) { return input; }, 3);
+    std::set<double> sigmas;
+    for (const auto& p : points) {
+      const double eps = plannedPrivacy(p.config, input).epsilon;
+      QVERIFY2(eps <= 2.0 && eps >= 0.99 * 2.0, qPrintable(QString::number(eps, 'g', 9)));
+      const double thousandths = p.config.privacy.noise.initial * 1000;
+      QVERIFY(std::fabs(thousandths - std::round(thousandths)) < 1e-6);
+      sigmas.insert(p.config.privacy.noise.initial);
+    }
+    QCOMPARE(sigmas.size(), std::size_t{3});
+    QVERIFY(points[0].config.privacy.noise.initial < points[2].config.privacy.noise.initial);
+    // A target_epsilon axis gives each point its own target.
+    auto axis = expandSweep(base, {{"target_epsilon", {"0.5", "4"}}, {"epochs", {"1", "2"}}});
+    QCOMPARE(axis.size(), std::size_t{4});
+    QCOMPARE(axis[0].targetEpsilon, std::optional<double>(0.5));
+    QCOMPARE(axis[3].targetEpsilon, std::optional<double>(4.0));
+    QVERIFY(isSweepParameter("target_epsilon"));
+    // Without a target nothing is calibrated.
+    auto plain = expandSweep(base, {{"epochs", {"1", "2"}}});
+    QVERIFY(!plain[0].targetEpsilon);
+    calibrateSweep(plain, [&](const ExperimentConfig&) { return input; });
+    QCOMPARE(plain[1].config.privacy.noise.initial, base.privacy.noise.initial);
+  }
+  void targetEpsilonRefusesWhatCannotBeCalibrated() {
+    ExperimentConfig base;
+    const auto refused = [&](std::vector<SweepAxis> axes, std::optional<double> target,
+                             const char* words) {
+      try {
+        expandSweep(base, axes, target);
+      } catch (const ConfigError& e) {
+        return std::string(e.what()).find(words) != std::string::npos;
+      }
+      return false;
+    };
+    QVERIFY(refused({{"noise_multiplier", {"1", "2"}}}, 2.0, "noise_multiplier cannot be swept"));
+    QVERIFY(refused({{"privatizer", {"clip", "none"}}}, 2.0, "no σ to calibrate"));
+    QVERIFY(refused({{"target_epsilon", {"0"}}}, std::nullopt, "expected a number > 0, got '0'"));
+    QVERIFY(refused({{"target_epsilon", {"nan"}}}, std::nullopt, "got 'nan'"));
+    // A target the PCA-free run cannot reach names the point.
+    auto points = expandSweep(base, {{"epochs", {"1"}}}, 1e-9);
+    try {
+      calibrateSweep(points, [](const ExperimentConfig&) { return RunPlanInput{1000, 1}; });
+      QFAIL("an unreachable target was accepted");
+    } catch (const PrivacyError& e) {
+      QVERIFY2(std::string(e.what()).find("sweep point 'epochs=1'") != std::string::npos, e.what());
+    }
   }
   void badInputIsNamed() {
     ExperimentConfig c;
