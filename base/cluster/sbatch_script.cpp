@@ -55,13 +55,6 @@ void checkJobFolder(const QString& dir) {
            dir);
 }
 
-QString shellQuoted(const QString& text) {
-  if (!text.isEmpty() && matches(QStringLiteral("[A-Za-z0-9_./=,:+@%-]+"), text)) return text;
-  QString quoted = text;
-  quoted.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
-  return QLatin1Char('\'') + quoted + QLatin1Char('\'');
-}
-
 QString arraySpec(const QList<int>& tasks, std::optional<int> maxParallel) {
   QList<int> sorted = tasks;
   std::sort(sorted.begin(), sorted.end());

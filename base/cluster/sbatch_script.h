@@ -9,6 +9,8 @@
 #include <QStringList>
 #include <optional>
 
+#include "base/io/train_command.h"
+
 namespace epsilon::cluster {
 
 // What the user asks of Slurm. Empty strings and absent numbers leave Slurm's defaults.
@@ -44,9 +46,9 @@ struct SweepScript {
 // DIR/logs/summary-task-$SLURM_ARRAY_TASK_ID.csv`. Every argument is shell-quoted.
 QString sbatchScript(const SweepScript& script);
 
-// `text` as one bash word: unchanged when it holds only safe characters, else in single
-// quotes (a ' inside becomes '\'').
-QString shellQuoted(const QString& text);
+// `text` as one bash word (base/io/train_command.h): unchanged when it holds only safe
+// characters, else in single quotes (a ' inside becomes '\'').
+using ui::shellQuoted;
 
 // Slurm's --array value for some tasks: "2,5,7" (each task once, sorted) and "%K" if given.
 QString arraySpec(const QList<int>& tasks, std::optional<int> maxParallel);

@@ -142,17 +142,21 @@ std::vector<double> epsilonLevels(const SweepMap& map, int maxLevels) {
   return levels;
 }
 
-int bestCellUnder(const SweepMap& map, double level) {
+int bestUnderBudget(const std::vector<double>& accuracy, const std::vector<double>& epsilon,
+                    double budget) {
   int best = -1;
-  for (std::size_t c = 0; c < map.accuracy.size(); ++c) {
-    const double a = map.accuracy[c];
-    if (!std::isfinite(a) || !(map.epsilon[c] <= level)) continue;
+  for (std::size_t c = 0; c < accuracy.size() && c < epsilon.size(); ++c) {
+    const double a = accuracy[c];
+    if (!std::isfinite(a) || !(epsilon[c] <= budget)) continue;
     const auto b = static_cast<std::size_t>(best);
-    if (best < 0 || a > map.accuracy[b] ||
-        (a == map.accuracy[b] && map.epsilon[c] < map.epsilon[b]))
+    if (best < 0 || a > accuracy[b] || (a == accuracy[b] && epsilon[c] < epsilon[b]))
       best = static_cast<int>(c);
   }
   return best;
+}
+
+int bestCellUnder(const SweepMap& map, double level) {
+  return bestUnderBudget(map.accuracy, map.epsilon, level);
 }
 
 QString sweepMapCaption(const SweepMap& map) {

@@ -57,6 +57,11 @@ SweepMap buildSweepMap(const std::vector<RunRecord>& runs);
 // map's finite ε, at most `maxLevels` of them (every other one dropped until they fit).
 std::vector<double> epsilonLevels(const SweepMap& map, int maxLevels = 5);
 
+// The index of the best accuracy among entries whose ε ≤ budget (a tie goes to the smaller
+// ε; NaN accuracies never count); -1 when none. The best run under a budget, for the sweep
+// map's cells and the Runs table's "ε ≤ X" alike.
+int bestUnderBudget(const std::vector<double>& accuracy, const std::vector<double>& epsilon,
+                    double budget);
 // The cell with the best accuracy among finished runs whose ε ≤ level; -1 when none.
 int bestCellUnder(const SweepMap& map, double level);
 

@@ -1,5 +1,6 @@
 #include "base/session/run_model.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "base/io/class_accuracy.h"
@@ -54,6 +55,7 @@ QVariant RunModel::data(const QModelIndex& index, int role) const {
   if (role == ProgressRole) return run.progress;
   if (role == StatusRole) return static_cast<int>(run.status);
   if (role == ColorRole) return run.color;
+  if (role == SortRole) return sortValue(run, index.column());
   const EvalPoint* last = run.lastEval();
   switch (index.column()) {
     case NameColumn:
@@ -92,6 +94,33 @@ QVariant RunModel::data(const QModelIndex& index, int role) const {
       if (role == Qt::DisplayRole) return formatDuration(run.elapsedSeconds);
       if (role == Qt::TextAlignmentRole) return int(Qt::AlignRight | Qt::AlignVCenter);
       break;
+  }
+  return {};
+}
+
+QVariant RunModel::sortValue(const RunRecord& run, int column) const {
+  const EvalPoint* last = run.lastEval();
+  const auto finite = [](double v, double otherwise) { return std::isnan(v) ? otherwise : v; };
+  switch (column) {
+    case NameColumn:
+      return run.name;
+    case StatusColumn:
+      return static_cast<int>(run.status);
+    case ParametersColumn:
+      return describeKeys(experimentToJson(run.config), m_differingKeys);
+    case AccuracyColumn:
+      return last ? finite(last->testAccuracy, -INFINITY) : -INFINITY;
+    case EpsilonColumn:
+      return last ? finite(last->epsilon, INFINITY) : INFINITY;
+    case ClassesColumn: {
+      double worst = INFINITY;
+      if (last)
+        for (double a : last->classAccuracy)
+          if (!std::isnan(a)) worst = std::min(worst, a);
+      return std::isinf(worst) ? -INFINITY : worst;
+    }
+    case TimeColumn:
+      return run.elapsedSeconds;
   }
   return {};
 }

@@ -25,8 +25,10 @@ class RunModel : public QAbstractTableModel {
     TimeColumn,
     ColumnCount
   };
-  // ColorRole: the run's "#rrggbb"; the views draw it (no Qt Gui here).
-  enum Role { RunIdRole = Qt::UserRole + 1, ProgressRole, StatusRole, ColorRole };
+  // ColorRole: the run's "#rrggbb"; the views draw it (no Qt Gui here). SortRole: what a
+  // column sorts by (numbers as numbers: accuracy, ε, worst class, seconds; a run without a
+  // value last in ascending order of ε, first in ascending order of accuracy).
+  enum Role { RunIdRole = Qt::UserRole + 1, ProgressRole, StatusRole, ColorRole, SortRole };
 
   explicit RunModel(QObject* parent = nullptr);
 
@@ -83,6 +85,7 @@ class RunModel : public QAbstractTableModel {
   RunRecord* find(int id);
   void refreshDiffs();
   void prepareNewRun(RunRecord& run);  // its id, colour and name when it has none
+  QVariant sortValue(const RunRecord& run, int column) const;
   void emitRowChanged(int row);
 
   std::vector<RunRecord> m_runs;

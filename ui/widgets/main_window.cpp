@@ -24,6 +24,7 @@
 #include "base/session/run_model.h"
 #include "base/session/session.h"
 #include "base/session/session_history.h"
+#include "base/session/target_calibrator.h"
 #include "ui/widgets/chart_panel.h"
 #include "ui/widgets/control_input_filter.h"
 #include "ui/widgets/decision_boundary_view.h"
@@ -272,6 +273,7 @@ void MainWindow::buildEditMenu() {
   connect(m_undo, &SessionHistory::changed, this, update);
   update();
   edit->addSeparator();
+  edit->addAction(m_runsView->copySettingsAction());  // the selected run's file and train line
   QAction* reset = edit->addAction(tr("Reset settings to defaults"), this, [this] {
     m_panel->resetToDefaults();
     m_session->commitPanelConfig(m_panel->config());  // undoable like a slider move
@@ -299,6 +301,7 @@ void MainWindow::buildRunMenu() {
   start->setToolTip(tr("Train the panel's experiment as a new run"));
   run->addAction(tr("&Sweep…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), this, [this] {
     SweepDialog dialog(m_panel->config(), this);
+    dialog.setTargetEpsilon(panelTargetEpsilon());
     if (dialog.exec() == QDialog::Accepted) startSweepFrom(dialog);
   });
   m_liveAction = run->addAction(tr("&Live mode"));

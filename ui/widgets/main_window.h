@@ -10,7 +10,9 @@
 #include <QMainWindow>
 #include <functional>
 #include <memory>
+#include <optional>
 
+#include "base/session/cluster_sweeps.h"
 #include "core/data/dataset.h"
 #include "core/train/sweep.h"
 
@@ -41,6 +43,7 @@ class SessionHistory;
 class RunsView;
 class SweepDialog;
 class SweepMapView;
+class TargetCalibrator;
 class TrainingController;
 
 class MainWindow : public QMainWindow {
@@ -95,7 +98,12 @@ class MainWindow : public QMainWindow {
   QList<int> startSweep(const std::vector<train::SweepPoint>& points);
   // The Sweep dialog's sweep: here (startSweep) or sent to Slurm (ClusterSweeps::submit), the
   // runs queued at once either way.
+  // With a target ε (the panel's "Fix ε", or a target_epsilon axis) each point's σ is first
+  // calibrated for its own settings as a job: this returns no ids then, the runs start when
+  // the calibration comes back (or its error is shown, nothing started).
   QList<int> startSweepFrom(const SweepDialog& dialog);
+  // The panel's target ε when "Calibrate σ to a target ε" is on (and the run adds noise).
+  std::optional<double> panelTargetEpsilon() const;
   void cancelSweep();
   // Runs a built-in preset (by name) as the document did: a sweep of runs, or for an
   // accountant-only preset its ε curves at once. Returns the runs' ids; empty with the
@@ -113,8 +121,10 @@ class MainWindow : public QMainWindow {
   bool raiseView(const QString& name);
   QString saveSessionTo(const QString& path);    // empty on success, else the message shown
   QString openSessionFrom(const QString& path);  // keeps the runs on failure
-  QString exportChartTo(int chartKind, const QString& path, QSize size, int dpi);  // -1: the grid
-  QString exportHistoryTo(const QString& path);                                    // .csv or .json
+  // -1: the grid. `privacyCaption`: the shown runs' δ, accountant and sampling under it.
+  QString exportChartTo(int chartKind, const QString& path, QSize size, int dpi,
+                        bool privacyCaption = false);
+  QString exportHistoryTo(const QString& path);  // .csv or .json
   // Loads a folder of IDX or CIFAR-10 files as a job; dataFolderOpened(path, error) follows.
   void openDataFolder(const QString& path);
   void setPresentationMode(bool on);
@@ -135,6 +145,9 @@ class MainWindow : public QMainWindow {
   void buildGradientNormDock();
   void buildCentralTabs();
   void buildSweepMapTab();  // main_window_sweep_map.cpp
+  // Starts the points here, or sends them to Slurm as `cluster` asks.
+  QList<int> launchSweep(const std::vector<train::SweepPoint>& points,
+                         std::optional<ClusterSweepRequest> cluster);
   void connectPanel();
   void connectController();
   void buildMenus();
@@ -206,6 +219,7 @@ class MainWindow : public QMainWindow {
   QAction* m_presentationAction = nullptr;
   FocusView* m_focus = nullptr;
   FontSizeControl* m_fontSize = nullptr;
+  std::unique_ptr<TargetCalibrator> m_sweepCalibration;  // a sweep's σ per point, as a job
   QProgressBar* m_sweepProgress = nullptr;
   QPushButton* m_sweepCancel = nullptr;
   QList<int> m_sweepRuns;

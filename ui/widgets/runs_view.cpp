@@ -2,19 +2,29 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QClipboard>
 #include <QEvent>
+#include <QFont>
 #include <QFontMetrics>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QIdentityProxyModel>
 #include <QItemSelectionModel>
+#include <QLineEdit>
+#include <QLocale>
 #include <QPainter>
 #include <QStyledItemDelegate>
 #include <QTableView>
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
+#include <optional>
 
+#include "base/io/json_reader.h"
+#include "base/io/train_command.h"
 #include "base/session/run_model.h"
+#include "base/session/run_table_proxy.h"
 #include "base/session/session_history.h"
 #include "ui/charts/drawn_text.h"
 
@@ -55,6 +65,12 @@ class RunSwatches : public QIdentityProxyModel {
   QVariant data(const QModelIndex& index, int role) const override {
     if (role == Qt::DecorationRole && index.column() == RunModel::NameColumn)
       return QColor(QIdentityProxyModel::data(index, RunModel::ColorRole).toString());
+    if (role == Qt::FontRole &&
+        QIdentityProxyModel::data(index, RunTableProxy::kBestRole).toBool()) {
+      QFont bold;
+      bold.setBold(true);
+      return bold;
+    }
     const QVariant value = QIdentityProxyModel::data(index, role);
     if ((role == Qt::DisplayRole || role == Qt::ToolTipRole) &&
         value.typeId() == QMetaType::QString)
@@ -91,24 +107,7 @@ struct DeletedRuns {
 
 RunsView::RunsView(RunModel* model, SessionHistory* undoStack, QWidget* parent)
     : QWidget(parent), m_model(model), m_undo(undoStack), m_table(new QTableView(this)) {
-  auto* swatches = new RunSwatches(this);
-  swatches->setSourceModel(model);
-  m_table->setModel(swatches);
-  m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-  m_table->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
-  m_table->setItemDelegateForColumn(RunModel::StatusColumn, new StatusDelegate(m_table));
-  m_table->verticalHeader()->hide();
-  m_table->horizontalHeader()->setStretchLastSection(false);
-  m_table->horizontalHeader()->setSectionResizeMode(RunModel::ParametersColumn,
-                                                    QHeaderView::Stretch);
-  // The numbers' columns are as wide as their header or values, at any font: presentation
-  // mode's large font must not elide "Test accuracy" to "est accurac".
-  for (int column : {RunModel::NameColumn, RunModel::AccuracyColumn, RunModel::EpsilonColumn,
-                     RunModel::ClassesColumn, RunModel::TimeColumn})
-    m_table->horizontalHeader()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
-  m_table->setColumnWidth(RunModel::StatusColumn, 130);
-  m_table->setAlternatingRowColors(true);
-  fitRowsToFont();
+  setUpTable();
 
   auto* toolbar = new QToolBar(this);
   toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
@@ -132,6 +131,7 @@ RunsView::RunsView(RunModel* model, SessionHistory* undoStack, QWidget* parent)
   m_delete = toolbar->addAction(tr("Delete"), this, &RunsView::deleteSelected);
   m_delete->setShortcut(QKeySequence::Delete);
   m_delete->setToolTip(tr("Remove the selected runs (Del; undo with Ctrl+Z)"));
+  toolbar->addWidget(buildBudgetField());
   // Esc, Shift+Esc and Del act wherever the focus is in the window (a spin box of the
   // Experiment panel, a chart), not only in this table: the window adds these actions too.
   for (QAction* a : {m_cancel, m_cancelAll, m_delete}) a->setShortcutContext(Qt::WindowShortcut);
@@ -150,6 +150,51 @@ RunsView::RunsView(RunModel* model, SessionHistory* undoStack, QWidget* parent)
   updateActions();
 }
 
+void RunsView::setUpTable() {
+  m_sorted = new RunTableProxy(this);
+  m_sorted->setSourceModel(m_model);
+  auto* swatches = new RunSwatches(this);
+  swatches->setSourceModel(m_sorted);
+  m_table->setModel(swatches);
+  // Unsorted (the runs' order) until a header is clicked.
+  m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+  m_table->setSortingEnabled(true);
+  m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+  m_table->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
+  m_table->setItemDelegateForColumn(RunModel::StatusColumn, new StatusDelegate(m_table));
+  m_table->verticalHeader()->hide();
+  m_table->horizontalHeader()->setStretchLastSection(false);
+  m_table->horizontalHeader()->setSectionResizeMode(RunModel::ParametersColumn,
+                                                    QHeaderView::Stretch);
+  // The numbers' columns are as wide as their header or values, at any font: presentation
+  // mode's large font must not elide "Test accuracy" to "est accurac".
+  for (int column : {RunModel::NameColumn, RunModel::AccuracyColumn, RunModel::EpsilonColumn,
+                     RunModel::ClassesColumn, RunModel::TimeColumn})
+    m_table->horizontalHeader()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
+  m_table->setColumnWidth(RunModel::StatusColumn, 130);
+  m_table->setAlternatingRowColors(true);
+  fitRowsToFont();
+}
+
+namespace {
+QString budgetTip() {
+  return RunsView::tr(
+      "Show only the runs whose ε is at most this budget and mark (★) the best final test "
+      "accuracy among the finished ones; empty: all runs");
+}
+}  // namespace
+
+QLineEdit* RunsView::buildBudgetField() {
+  m_budget = new QLineEdit(this);
+  m_budget->setObjectName(QStringLiteral("budgetFilter"));
+  m_budget->setPlaceholderText(tr("ε ≤ budget"));
+  m_budget->setClearButtonEnabled(true);
+  m_budget->setMaximumWidth(fontMetrics().horizontalAdvance(QStringLiteral("ε ≤ budget___")) + 30);
+  m_budget->setToolTip(budgetTip());
+  connect(m_budget, &QLineEdit::textChanged, this, &RunsView::applyBudgetText);
+  return m_budget;
+}
+
 void RunsView::buildContextMenu() {
   // "Compare to non-private" is not on the toolbar (it would push Delete off a 1024-pixel
   // window): the context menu and the Run menu.
@@ -158,14 +203,41 @@ void RunsView::buildContextMenu() {
       tr("Start the selected runs' experiments again without privacy, as new runs"));
   connect(m_compare, &QAction::triggered, this,
           [this] { Q_EMIT compareRequested(selectedRunIds()); });
+  m_copySettings = new QAction(tr("Copy settings"), this);
+  m_copySettings->setToolTip(
+      tr("Copy the selected run's experiment file and the matching "
+         "`epsilonlab-cli train …` line to the clipboard"));
+  connect(m_copySettings, &QAction::triggered, this, &RunsView::copySettings);
   m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
-  m_table->addActions({m_rerun, m_compare, m_duplicate, m_cancel, m_delete});
+  m_table->addActions({m_rerun, m_compare, m_duplicate, m_copySettings, m_cancel, m_delete});
+}
+
+void RunsView::copySettings() {
+  const QList<int> ids = selectedRunIds();
+  const RunRecord* run = ids.size() == 1 ? m_model->run(ids.front()) : nullptr;
+  if (run) QGuiApplication::clipboard()->setText(settingsClipboardText(run->config));
+}
+
+void RunsView::applyBudgetText() {
+  const QString text = m_budget->text().trimmed();
+  bool ok = false;
+  const double budget = QLocale::c().toDouble(text, &ok);
+  const bool valid = text.isEmpty() || (ok && std::isfinite(budget) && budget > 0.0);
+  m_budget->setStyleSheet(valid ? QString() : QStringLiteral("color: #c00"));
+  m_budget->setToolTip(valid ? budgetTip()
+                             : tr("ε ≤: expected a number > 0, got '%1'").arg(clipped(text)));
+  m_sorted->setBudget(valid && !text.isEmpty() ? std::optional<double>(budget) : std::nullopt);
+}
+
+int RunsView::tableRowOf(int runId) const {
+  const QModelIndex source = m_model->index(m_model->rowOf(runId), 0);
+  return source.isValid() ? m_sorted->mapFromSource(source).row() : -1;
 }
 
 QList<int> RunsView::selectedRunIds() const {
   QList<int> ids;
   for (const QModelIndex& index : m_table->selectionModel()->selectedRows())
-    ids << m_model->idAt(index.row());
+    ids << index.data(RunModel::RunIdRole).toInt();
   std::sort(ids.begin(), ids.end());
   return ids;
 }
@@ -233,6 +305,7 @@ void RunsView::updateActions() {
   m_cancelAll->setEnabled(anyActive);
   m_rerun->setEnabled(!ids.isEmpty());
   m_duplicate->setEnabled(ids.size() == 1);
+  m_copySettings->setEnabled(ids.size() == 1);
   m_compare->setEnabled(!ids.isEmpty());
   m_delete->setEnabled(!ids.isEmpty());
 }

@@ -1,6 +1,8 @@
 // The Runs dock: a table over the RunModel with a progress bar in the status column and the
 // run actions (delete with undo, cancel, cancel all, re-run, duplicate into the panel,
-// compare to non-private; all of them in the table's context menu).
+// compare to non-private, copy settings; all of them in the table's context menu). A click on
+// a header sorts by that column; the "ε ≤" field keeps the runs within a budget and marks the
+// best of them (base/session/run_table_proxy.h).
 // It only asks; the main window and the controller do the work.
 #pragma once
 
@@ -8,12 +10,14 @@
 
 class QTableView;
 class QAction;
+class QLineEdit;
 
 namespace epsilon::ui {
 
 class SessionHistory;
 
 class RunModel;
+class RunTableProxy;
 
 class RunsView : public QWidget {
   Q_OBJECT
@@ -34,6 +38,13 @@ class RunsView : public QWidget {
   QAction* duplicateAction() const { return m_duplicate; }
   // "Compare to non-private": the selected runs' experiments again without privacy.
   QAction* compareAction() const { return m_compare; }
+  // "Copy settings": the selected run's experiment file and its `epsilonlab-cli train` line.
+  QAction* copySettingsAction() const { return m_copySettings; }
+  // The "ε ≤" field: a number > 0 keeps the runs within it and marks the best; empty: all.
+  QLineEdit* budgetField() const { return m_budget; }
+  RunTableProxy* sortedRuns() const { return m_sorted; }
+  // The table's row of a run (after sorting and filtering), or -1 when it is not shown.
+  int tableRowOf(int runId) const;
 
   // Rows shown at the least (a 1024×768 projector, presentation mode too): compact rows, and
   // the view's minimum height holds the header and this many of them. With presentation
@@ -58,8 +69,12 @@ class RunsView : public QWidget {
 
  private:
   void buildContextMenu();
+  void setUpTable();
+  QLineEdit* buildBudgetField();
   void updateActions();
   void fitRowsToFont();
+  void applyBudgetText();
+  void copySettings();
 
   RunModel* m_model;
   SessionHistory* m_undo;
@@ -70,6 +85,9 @@ class RunsView : public QWidget {
   QAction* m_rerun;
   QAction* m_duplicate;
   QAction* m_compare;
+  QAction* m_copySettings;
+  QLineEdit* m_budget;
+  RunTableProxy* m_sorted;
 };
 
 }  // namespace epsilon::ui
