@@ -20,6 +20,7 @@
 
 #include "base/io/json_reader.h"
 #include "base/io/preset_file.h"
+#include "base/io/privacy_preview.h"
 #include "base/io/run_file.h"
 #include "cli_options.h"
 #include "core/common/errors.h"
@@ -108,6 +109,13 @@ void addSweepOptions(QCommandLineParser& parser) {
        QStringLiteral("NAME=v1,v2,...")},
       {QStringLiteral("param2"), QStringLiteral("A second parameter: every combination is run."),
        QStringLiteral("NAME=v1,v2,...")},
+      {QStringLiteral("target-epsilon"),
+       QStringLiteral("Calibrate every point's noise multiplier to this epsilon for the point's "
+                      "own settings (as the GUI's \"Fix epsilon\"); or sweep target_epsilon."),
+       QStringLiteral("EPS")},
+      {QStringLiteral("privacy-caption"),
+       QStringLiteral("With --plot: a caption under each drawing with the runs' delta, "
+                      "accountant and sampling.")},
       {QStringLiteral("jobs"),
        QStringLiteral("Runs trained at the same time (default: one per core)."),
        QStringLiteral("N")},
@@ -144,6 +152,7 @@ struct SweepFlags {
   QString plot;
   std::vector<train::SweepAxis> axes;
   std::optional<privacy::TuningDistribution> tuning;  // --private-tuning
+  std::optional<double> targetEpsilon;                // --target-epsilon
 };
 
 // --param and --param2 may ask for at most train::kMaxSweepRuns runs together (sweep.h).
@@ -186,6 +195,11 @@ SweepFlags readSweepFlags(const QCommandLineParser& parser) {
     if (parser.isSet(QLatin1String(flag)))
       flags.axes.push_back(parseAxis(QLatin1String(flag), parser.value(QLatin1String(flag))));
   checkAxesSize(flags.axes);
+  if (parser.isSet(QStringLiteral("target-epsilon"))) {
+    flags.targetEpsilon = readDouble(parser, QStringLiteral("target-epsilon"));
+    requirePositive(QStringLiteral("target-epsilon"), *flags.targetEpsilon);
+    if (flags.axes.empty()) throw UsageError("--target-epsilon: needs --param (a sweep's axes)");
+  }
   if (parser.isSet(QStringLiteral("private-tuning"))) {
     flags.tuning = parseTuningDistribution(QStringLiteral("--private-tuning"),
                                            parser.value(QStringLiteral("private-tuning")));
@@ -242,13 +256,22 @@ SweepPlan planSweep(const QCommandLineParser& parser, const SweepFlags& flags,
   if (!datasetNote.isEmpty())
     QTextStream(stderr) << "epsilonlab-cli sweep: " << datasetNote << "\n";
   try {
-    if (!flags.axes.empty())
-      plan.points = train::expandSweep(plan.base, flags.axes);
-    else
+    if (!flags.axes.empty()) {
+      plan.points = train::expandSweep(plan.base, flags.axes, flags.targetEpsilon);
+      // Each point's σ₀ for its own settings (its data set's N, its network's P).
+      train::calibrateSweep(
+          plan.points,
+          [&cache](const train::ExperimentConfig& c) {
+            return train::planInput(c, *cache.get(c.dataset));
+          },
+          ui::kNoiseMultiplierDecimals);
+    } else
       plan.points = ui::presetPoints(*plan.preset, plan.base, quick,
                                      train::planInput(plan.base, *cache.get(plan.base.dataset)));
   } catch (const ConfigError& e) {
     throw UsageError(std::string(flags.axes.empty() ? "--preset: " : "--param: ") + e.what());
+  } catch (const PrivacyError& e) {
+    throw UsageError(std::string("--target-epsilon: ") + e.what());
   }
   // Each run file says how many points the whole sweep has, so that a folder opened before
   // the sweep ends (or after it was killed) can say how many runs are missing.
@@ -275,10 +298,13 @@ int reportSweep(const QCommandLineParser& parser, const SweepFlags& flags, const
     const QString caption = plan.preset
                                 ? plan.preset->name
                                 : QFileInfo(parser.value(QStringLiteral("config"))).fileName();
-    QString error = plotRunGrid(plan.points, results, flags.plot, caption);
+    const bool privacy = parser.isSet(QStringLiteral("privacy-caption"));
+    QString error =
+        plotRunGrid(plan.points, results, flags.plot, caption, {1400, 950}, 110, privacy);
     // A sweep of --param (and --param2) is also drawn as a map beside the grid.
     if (error.isEmpty() && !flags.axes.empty())
-      error = plotSweepMap(plan.points, results, sweepMapPath(flags.plot));
+      error =
+          plotSweepMap(plan.points, results, sweepMapPath(flags.plot), {1200, 800}, 110, privacy);
     if (!error.isEmpty()) {
       QTextStream(stderr) << "epsilonlab-cli sweep: --plot: " << error << "\n";
       exitCode = kExitFailure;

@@ -88,7 +88,8 @@ QStringList sizeArguments(const QString& path, QSize size, int dpi) {
 }  // namespace
 
 QString plotRecords(const std::vector<ui::RunRecord>& runs, const QString& path,
-                    const QString& caption, const QString& chart, QSize size, int dpi) {
+                    const QString& caption, const QString& chart, QSize size, int dpi,
+                    bool privacyCaption) {
   QTemporaryDir dir;
   if (!dir.isValid())
     return QStringLiteral("%1: cannot make a temporary folder (%2)").arg(path, dir.errorString());
@@ -99,6 +100,7 @@ QString plotRecords(const std::vector<ui::RunRecord>& runs, const QString& path,
   QStringList arguments = QStringList{session} + sizeArguments(path, size, dpi);
   if (!caption.isEmpty()) arguments << QStringLiteral("--caption") << caption;
   if (!chart.isEmpty()) arguments << QStringLiteral("--chart") << chart;
+  if (privacyCaption) arguments << QStringLiteral("--privacy-caption");
   return runPlotProgram(arguments, path);
 }
 
@@ -114,8 +116,8 @@ QString plotFigure(const ui::Figure& figure, const QString& path, QSize size, in
 
 QString plotRunGrid(const std::vector<train::SweepPoint>& points,
                     const std::vector<train::RunResult>& results, const QString& path,
-                    const QString& caption, QSize size, int dpi) {
-  return plotRecords(recordsOf(points, results), path, caption, {}, size, dpi);
+                    const QString& caption, QSize size, int dpi, bool privacyCaption) {
+  return plotRecords(recordsOf(points, results), path, caption, {}, size, dpi, privacyCaption);
 }
 
 QString sweepMapPath(const QString& plotPath) {
@@ -125,8 +127,9 @@ QString sweepMapPath(const QString& plotPath) {
 
 QString plotSweepMap(const std::vector<train::SweepPoint>& points,
                      const std::vector<train::RunResult>& results, const QString& path, QSize size,
-                     int dpi) {
-  return plotRecords(recordsOf(points, results), path, {}, QStringLiteral("sweep-map"), size, dpi);
+                     int dpi, bool privacyCaption) {
+  return plotRecords(recordsOf(points, results), path, {}, QStringLiteral("sweep-map"), size, dpi,
+                     privacyCaption);
 }
 
 QString plotOneChart(const std::vector<train::SweepPoint>& points,

@@ -118,8 +118,15 @@ const train::ProgressEvent* lastEvaluation(const train::RunResult& result) {
 
 QByteArray summaryCsv(const std::vector<train::SweepPoint>& points,
                       const std::vector<train::RunResult>& results) {
-  ui::CsvWriter csv({"index", "label", "values", "final_accuracy", "final_epsilon",
-                     "nominal_epsilon", "delta", "accountant", "status", "seconds"});
+  // Then the settings a report needs: model, lot size, epochs, learning rate and every setting
+  // that differs between the runs (csv_writer.h, settingColumns).
+  std::vector<QJsonObject> configs;
+  for (std::size_t i = 0; i < points.size() && i < results.size(); ++i)
+    configs.push_back(experimentToJson(results[i].config));
+  const QStringList settings = ui::settingColumns(configs);
+  ui::CsvWriter csv(QStringList{"index", "label", "values", "final_accuracy", "final_epsilon",
+                                "nominal_epsilon", "delta", "accountant", "status", "seconds"} +
+                    settings);
   for (std::size_t i = 0; i < points.size() && i < results.size(); ++i) {
     const auto& point = points[i];
     const auto& result = results[i];
@@ -127,15 +134,18 @@ QByteArray summaryCsv(const std::vector<train::SweepPoint>& points,
     for (const auto& [parameter, value] : point.values)
       values << QString::fromStdString(parameter + "=" + value);
     const train::ProgressEvent* last = lastEvaluation(result);
-    csv.addRow({QString::number(point.index), ui::csvText(QString::fromStdString(point.label)),
-                ui::csvText(values.join(QLatin1Char(';'))),
-                last ? ui::csvNumber(last->testAccuracy) : QString(),
-                last ? ui::csvNumber(last->privacy.epsilon) : QString(),
-                last ? ui::csvNumber(last->privacy.nominalEpsilon.value_or(ui::kNaN)) : QString(),
-                ui::csvNumber(result.config.privacy.delta),
-                QString::fromLatin1(privacy::accountantKindName(result.config.privacy.accountant)),
-                QString::fromStdString(train::runStatusName(result.status)),
-                QString::number(result.elapsedSeconds, 'f', 2)});
+    csv.addRow(
+        QStringList{
+            QString::number(point.index), ui::csvText(QString::fromStdString(point.label)),
+            ui::csvText(values.join(QLatin1Char(';'))),
+            last ? ui::csvNumber(last->testAccuracy) : QString(),
+            last ? ui::csvNumber(last->privacy.epsilon) : QString(),
+            last ? ui::csvNumber(last->privacy.nominalEpsilon.value_or(ui::kNaN)) : QString(),
+            ui::csvNumber(result.config.privacy.delta),
+            QString::fromLatin1(privacy::accountantKindName(result.config.privacy.accountant)),
+            QString::fromStdString(train::runStatusName(result.status)),
+            QString::number(result.elapsedSeconds, 'f', 2)} +
+        ui::settingCells(configs[i], settings));
   }
   return csv.bytes();
 }

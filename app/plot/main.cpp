@@ -54,9 +54,10 @@ int plot(const QCommandLineParser& parser) {
                            "`epsilonlab-cli sweep --resume` finishes them)\n";
   const QString caption = parser.value(QStringLiteral("caption"));
   const QString chart = parser.value(QStringLiteral("chart"));
-  const QString error = chart.isEmpty()
-                            ? epsilon::ui::plotRunsToFile(runs, out, size, dpi, caption)
-                            : epsilon::ui::plotChartToFile(runs, chart, out, size, dpi, caption);
+  const bool privacy = parser.isSet(QStringLiteral("privacy-caption"));
+  const QString error =
+      chart.isEmpty() ? epsilon::ui::plotRunsToFile(runs, out, size, dpi, caption, privacy)
+                      : epsilon::ui::plotChartToFile(runs, chart, out, size, dpi, caption, privacy);
   if (!error.isEmpty()) throw std::invalid_argument(error.toStdString());
   return 0;
 }
@@ -91,6 +92,9 @@ int main(int argc, char* argv[]) {
            "The file is an epsilonlab-figure (a described line chart), drawn as it is.")},
       {QStringLiteral("caption"), QStringLiteral("A subtitle under each chart's title."),
        QStringLiteral("TEXT")},
+      {QStringLiteral("privacy-caption"),
+       QStringLiteral("A caption under the drawing with the runs' delta, accountant and "
+                      "sampling, for a report.")},
       {QStringLiteral("width"), QStringLiteral("Width in pixels (PNG) or points."),
        QStringLiteral("N"), QStringLiteral("1600")},
       {QStringLiteral("height"), QStringLiteral("Height in pixels (PNG) or points."),

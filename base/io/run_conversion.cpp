@@ -1,5 +1,7 @@
 #include "base/io/run_conversion.h"
 
+#include <QObject>
+#include <QStringList>
 #include <cmath>
 
 #include "base/io/experiment_json.h"
@@ -35,6 +37,15 @@ QString privacyLabelOf(const privacy::PrivacyStatement& p) {
     label += QStringLiteral(" · nominal ε %1 (%2)")
                  .arg(formatEpsilon(*p.nominalEpsilon), QString::fromUtf8(privacy::kNominalLabel));
   return label;
+}
+
+QString privacyCaption(const std::vector<RunRecord>& runs) {
+  QStringList labels;
+  for (const RunRecord& run : runs)
+    if (run.visible && !run.privacyLabel.isEmpty() && !labels.contains(run.privacyLabel))
+      labels << run.privacyLabel;
+  if (labels.isEmpty()) return QObject::tr("ε: no run states its privacy (δ, accountant)");
+  return QObject::tr("ε at %1").arg(labels.join(QStringLiteral("; ")));
 }
 
 EvalPoint toEvalPoint(const train::ProgressEvent& e) {

@@ -1,6 +1,8 @@
 #include "ui/charts/chart_export.h"
 
 #include <QFileInfo>
+#include <QFont>
+#include <QFontMetricsF>
 #include <QGuiApplication>
 #include <QImage>
 #include <QPainter>
@@ -8,7 +10,10 @@
 #include <QSaveFile>
 #include <QScreen>
 #include <QSvgGenerator>
+#include <algorithm>
 #include <cmath>
+
+#include "ui/charts/drawn_text.h"
 
 namespace epsilon::ui {
 
@@ -111,10 +116,33 @@ bool paintPdf(const RenderFunction& render, QIODevice& file, QSize size, int dpi
   return true;
 }
 
+// The drawing above a caption strip: the caption in a pixel-sized font (the same size in
+// layout units whatever the device's DPI), wrapped to the width, cut as charts cut text.
+RenderFunction withCaption(const RenderFunction& render, const QString& caption) {
+  if (caption.isEmpty()) return render;
+  return [render, text = drawnText(caption)](QPainter& painter, const QRectF& target) {
+    QFont font;
+    font.setPixelSize(std::max(9, static_cast<int>(target.height() / 60)));
+    const double margin = 8.0;
+    const QRectF room(0, 0, std::max(1.0, target.width() - 2 * margin), target.height() / 3);
+    const QRectF box = QFontMetricsF(font).boundingRect(room, Qt::TextWordWrap, text);
+    const double strip = std::min(box.height() + margin, target.height() / 3);
+    render(painter, target.adjusted(0, 0, 0, -strip));
+    painter.save();
+    painter.setFont(font);
+    painter.setPen(Qt::black);
+    painter.drawText(QRectF(target.left() + margin, target.bottom() - strip + margin / 2,
+                            room.width(), strip - margin / 2),
+                     Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, text);
+    painter.restore();
+  };
+}
+
 }  // namespace
 
-QString exportDrawing(const RenderFunction& render, const QString& path, QSize size, int dpi,
-                      const QString& title) {
+QString exportDrawing(const RenderFunction& plainRender, const QString& path, QSize size, int dpi,
+                      const QString& title, const QString& caption) {
+  const RenderFunction render = withCaption(plainRender, caption);
   ExportFormat format;
   if (!exportFormatForPath(path, format))
     return QObject::tr("%1: unknown export format '%2' (use .png, .svg or .pdf)")

@@ -23,9 +23,11 @@ bool exportFormatForPath(const QString& path, ExportFormat& format);
 
 // Renders into `path`. `size` is in pixels for PNG (the DPI is stored in the file and
 // scales fonts), the view box of an SVG and a page of size / DPI inches for a PDF: the three
-// show the same picture, texts in the same places. Returns an empty string on success, otherwise
-// a message naming the file and the reason.
+// show the same picture, texts in the same places. A `caption` (for a report: the runs' δ,
+// accountant and sampling, privacyCaption) is written under the drawing, which then takes the
+// room above it. Returns an empty string on success, otherwise a message naming the file and
+// the reason.
 QString exportDrawing(const RenderFunction& render, const QString& path, QSize size, int dpi = 96,
-                      const QString& title = {});
+                      const QString& title = {}, const QString& caption = {});
 
 }  // namespace epsilon::ui

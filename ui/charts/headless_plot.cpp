@@ -3,6 +3,7 @@
 #include <QPainter>
 
 #include "base/io/json_reader.h"
+#include "base/io/run_conversion.h"
 #include "base/session/run_model.h"
 #include "ui/charts/chart_export.h"
 #include "ui/charts/run_charts.h"
@@ -20,20 +21,25 @@ void drawRuns(RunCharts& charts, const std::vector<RunRecord>& runs, const QStri
   charts.update(model.runs());
 }
 
+QString captionOf(const std::vector<RunRecord>& runs, bool privacy) {
+  return privacy ? privacyCaption(runs) : QString();
+}
+
 }  // namespace
 
 QString plotRunsToFile(const std::vector<RunRecord>& runs, const QString& path, QSize size, int dpi,
-                       const QString& caption) {
+                       const QString& caption, bool privacy) {
   RunCharts charts;
   drawRuns(charts, runs, caption);
   return exportDrawing(
       [&charts](QPainter& painter, const QRectF& target) { charts.renderGrid(painter, target); },
-      path, size, dpi, QStringLiteral("EpsilonLab"));
+      path, size, dpi, QStringLiteral("EpsilonLab"), captionOf(runs, privacy));
 }
 
 QString plotChartToFile(const std::vector<RunRecord>& runs, const QString& chartStem,
-                        const QString& path, QSize size, int dpi, const QString& caption) {
-  if (chartStem == sweepMapFileStem()) return plotSweepMapToFile(runs, path, size, dpi);
+                        const QString& path, QSize size, int dpi, const QString& caption,
+                        bool privacy) {
+  if (chartStem == sweepMapFileStem()) return plotSweepMapToFile(runs, path, size, dpi, privacy);
   QStringList stems;
   for (ChartKind kind : kAllChartKinds) {
     stems << chartFileStem(kind);
@@ -44,7 +50,7 @@ QString plotChartToFile(const std::vector<RunRecord>& runs, const QString& chart
         [&charts, kind](QPainter& painter, const QRectF& target) {
           charts.renderOne(kind, painter, target);
         },
-        path, size, dpi, QStringLiteral("EpsilonLab"));
+        path, size, dpi, QStringLiteral("EpsilonLab"), captionOf(runs, privacy));
   }
   stems << sweepMapFileStem();
   return QStringLiteral("unknown chart '%1' (expected one of %2)")
@@ -52,12 +58,12 @@ QString plotChartToFile(const std::vector<RunRecord>& runs, const QString& chart
 }
 
 QString plotSweepMapToFile(const std::vector<RunRecord>& runs, const QString& path, QSize size,
-                           int dpi) {
+                           int dpi, bool privacy) {
   SweepMapChart chart;
   chart.setRuns(runs);
   return exportDrawing(
       [&chart](QPainter& painter, const QRectF& target) { chart.render(painter, target); }, path,
-      size, dpi, sweepMapTitle());
+      size, dpi, sweepMapTitle(), captionOf(runs, privacy));
 }
 
 }  // namespace epsilon::ui

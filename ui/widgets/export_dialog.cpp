@@ -1,5 +1,6 @@
 #include "ui/widgets/export_dialog.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -24,6 +25,16 @@ const QString kFormatKey = QStringLiteral("export/format");
 const QString kWidthKey = QStringLiteral("export/width");
 const QString kHeightKey = QStringLiteral("export/height");
 const QString kDpiKey = QStringLiteral("export/dpi");
+const QString kCaptionKey = QStringLiteral("export/privacyCaption");
+// "Caption with δ, accountant and sampling", as accepted last (on at first).
+QCheckBox* makeCaptionBox(QWidget* parent) {
+  auto* box = new QCheckBox(ExportDialog::tr("Caption with δ, accountant and sampling"), parent);
+  box->setToolTip(
+      ExportDialog::tr("For a report: a line under the chart saying what the shown "
+                       "runs' ε assume (δ, accountant, sampling)"));
+  box->setChecked(QSettings().value(kCaptionKey, true).toBool());
+  return box;
+}
 }  // namespace
 
 ExportDialog::ExportDialog(int chartKind, QWidget* parent)
@@ -33,7 +44,8 @@ ExportDialog::ExportDialog(int chartKind, QWidget* parent)
       m_width(new QSpinBox(this)),
       m_height(new QSpinBox(this)),
       m_dpi(new QSpinBox(this)),
-      m_file(new QLineEdit(this)) {
+      m_file(new QLineEdit(this)),
+      m_caption(makeCaptionBox(this)) {
   setWindowTitle(tr("Export chart"));
   m_chart->addItem(tr("Whole chart grid (with the legend)"), -1);
   for (ChartKind kind : kAllChartKinds) m_chart->addItem(chartTitle(kind), static_cast<int>(kind));
@@ -75,6 +87,7 @@ ExportDialog::ExportDialog(int chartKind, QWidget* parent)
   form->addRow(tr("Size:"), sizeRow);
   form->addRow(tr("Resolution (PNG):"), m_dpi);
   form->addRow(tr("File:"), fileRow);
+  form->addRow(m_caption);
   form->addRow(buttons);
 
   connect(m_format, &QComboBox::currentIndexChanged, this, &ExportDialog::updateSuffix);
@@ -91,6 +104,9 @@ QSize ExportDialog::size() const {
 }
 int ExportDialog::dpi() const {
   return m_dpi->value();
+}
+bool ExportDialog::privacyCaption() const {
+  return m_caption->isChecked();
 }
 
 QString ExportDialog::path() const {
@@ -120,6 +136,7 @@ void ExportDialog::accept() {
   settings.setValue(kWidthKey, m_width->value());
   settings.setValue(kHeightKey, m_height->value());
   settings.setValue(kDpiKey, m_dpi->value());
+  settings.setValue(kCaptionKey, m_caption->isChecked());
   QDialog::accept();
 }
 

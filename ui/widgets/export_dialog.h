@@ -6,6 +6,7 @@
 #include <QDialog>
 #include <QSize>
 
+class QCheckBox;
 class QComboBox;
 class QLineEdit;
 class QSpinBox;
@@ -22,6 +23,8 @@ class ExportDialog : public QDialog {
   QString path() const;  // the folder and file name, with the format's extension
   QSize size() const;
   int dpi() const;
+  // A caption under the chart with the shown runs' δ, accountant and sampling (for a report).
+  bool privacyCaption() const;
 
   QComboBox* formatCombo() const { return m_format; }
   QComboBox* chartCombo() const { return m_chart; }
@@ -29,6 +32,7 @@ class ExportDialog : public QDialog {
   QSpinBox* heightBox() const { return m_height; }
   QSpinBox* dpiBox() const { return m_dpi; }
   QLineEdit* fileEdit() const { return m_file; }
+  QCheckBox* captionBox() const { return m_caption; }
 
   void accept() override;
 
@@ -42,6 +46,7 @@ class ExportDialog : public QDialog {
   QSpinBox* m_height;
   QSpinBox* m_dpi;
   QLineEdit* m_file;
+  QCheckBox* m_caption;
 };
 
 }  // namespace epsilon::ui

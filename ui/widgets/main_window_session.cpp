@@ -18,6 +18,7 @@
 #include <algorithm>
 
 #include "base/io/experiment_json.h"
+#include "base/io/run_conversion.h"
 #include "base/io/run_file.h"
 #include "base/io/run_verification.h"
 #include "base/io/session_file.h"
@@ -182,7 +183,8 @@ void MainWindow::buildExportActions(QMenu* file) {
   auto exportWithDialog = [this](int kind) {
     ExportDialog dialog(kind, this);  // chart, format, size, DPI; remembers the folder
     if (dialog.exec() == QDialog::Accepted)
-      exportChartTo(dialog.chartKind(), dialog.path(), dialog.size(), dialog.dpi());
+      exportChartTo(dialog.chartKind(), dialog.path(), dialog.size(), dialog.dpi(),
+                    dialog.privacyCaption());
   };
   exportMenu->addAction(tr("Whole chart grid…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
                         [exportWithDialog] { exportWithDialog(-1); });
@@ -212,7 +214,8 @@ void MainWindow::copyChartGrid() {
   statusBar()->showMessage(tr("Chart grid copied to the clipboard."), 4000);
 }
 
-QString MainWindow::exportChartTo(int chartKind, const QString& path, QSize size, int dpi) {
+QString MainWindow::exportChartTo(int chartKind, const QString& path, QSize size, int dpi,
+                                  bool privacyCaption) {
   m_charts->redrawNow();
   RenderFunction render;
   QString title;
@@ -234,7 +237,9 @@ QString MainWindow::exportChartTo(int chartKind, const QString& path, QSize size
       m_charts->charts()->renderOne(kind, painter, target);
     };
   }
-  const QString error = exportDrawing(render, path, size, dpi, title);
+  // The caption names what the shown runs' ε assume (run_conversion.h, privacyCaption).
+  const QString caption = privacyCaption ? ui::privacyCaption(m_runs->runs()) : QString();
+  const QString error = exportDrawing(render, path, size, dpi, title, caption);
   if (!error.isEmpty()) {
     showError(tr("Cannot export the chart"), error);
     return error;

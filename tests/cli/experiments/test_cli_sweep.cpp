@@ -49,11 +49,13 @@ QStringList sweepArgs(const QString& config) {
           "--param2", "clip_norm=1,4", "--jobs", "2",       "--quiet"};
 }
 
-// The cell `fromEnd` places before the end of a summary.csv row (the label before them may
-// hold quoted commas): 7 is final_accuracy, 6 final_epsilon.
-QString cellFromEnd(const QString& row, int fromEnd) {
-  const QStringList cells = row.split(',');
-  return cells.size() >= fromEnd ? cells[cells.size() - fromEnd] : QString();
+// The cell of column `name` in a summary.csv row, counted from the row's end: the label before
+// it may hold quoted commas, the header's names and the settings cells of these sweeps none.
+QString cellNamed(const QString& header, const QString& row, const QString& name) {
+  const QStringList names = header.split(','), cells = row.split(',');
+  const qsizetype fromEnd = names.size() - names.indexOf(name);
+  return names.contains(name) && cells.size() >= fromEnd ? cells[cells.size() - fromEnd]
+                                                         : QString();
 }
 
 // index -> final accuracy, from summary.csv.
@@ -62,9 +64,8 @@ QMap<int, QString> summaryOf(const QString& dir) {
   if (!file.open(QIODevice::ReadOnly)) return {};
   const QStringList rows = QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts);
   QMap<int, QString> out;
-  for (int i = 1; i < rows.size(); ++i) {
-    out.insert(rows[i].section(',', 0, 0).toInt(), cellFromEnd(rows[i], 7));
-  }
+  for (int i = 1; i < rows.size(); ++i)
+    out.insert(rows[i].section(',', 0, 0).toInt(), cellNamed(rows[0], rows[i], "final_accuracy"));
   return out;
 }
 
@@ -125,9 +126,15 @@ class TestCliSweep : public QObject {
     QFile csv(QDir(out).filePath("summary.csv"));
     QVERIFY(csv.open(QIODevice::ReadOnly));
     const QStringList rows = QString::fromUtf8(csv.readAll()).split('\n', Qt::SkipEmptyParts);
+    // The run's outcome, then the settings a report needs and those that differ.
     QCOMPARE(rows[0], QString("index,label,values,final_accuracy,final_epsilon,nominal_epsilon,"
-                              "delta,accountant,status,seconds"));
-    QVERIFY(cellFromEnd(rows[1], 6).toDouble() > cellFromEnd(rows[3], 6).toDouble());
+                              "delta,accountant,status,seconds,model.preset,model.hidden,"
+                              "training.lot_size,training.epochs,optimizer.learning_rate,"
+                              "privacy.clip_norm,privacy.noise_multiplier"));
+    QVERIFY(cellNamed(rows[0], rows[1], "final_epsilon").toDouble() >
+            cellNamed(rows[0], rows[3], "final_epsilon").toDouble());
+    QCOMPARE(cellNamed(rows[0], rows[3], "privacy.noise_multiplier"), QString("2"));  // index 2
+    QCOMPARE(cellNamed(rows[0], rows[4], "privacy.clip_norm"), QString("4"));         // index 3
   }
 
   void shardsCoverEveryIndexOnceWithTheSameNumbers() {
