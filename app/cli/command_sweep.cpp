@@ -71,7 +71,8 @@ QJsonObject pointSummary(const train::SweepPoint& point, const train::RunResult&
   return o;
 }
 
-// Every field of the experiment schema by its word, older spellings marked old.
+// Every field of the experiment schema by its word, older spellings marked old; then the
+// target epsilon each point's sigma is calibrated to.
 std::string sweepParameterList() {
   std::string list;
   for (const auto& f : train::experimentFields()) {
@@ -80,7 +81,7 @@ std::string sweepParameterList() {
     for (const auto& old : f.old)
       if (old.value.empty()) list += " (old: " + old.word + ")";
   }
-  return list;
+  return list + ", " + train::kTargetEpsilonParameter + " (sigma calibrated to it per point)";
 }
 
 void addSweepOptions(QCommandLineParser& parser) {

@@ -345,9 +345,11 @@ void MainWindow::updateReadout() {
   if (const RunRecord* run = m_runs->run(m_readoutRun)) {
     input.config = run->config;
     input.sizesFromConfig = true;
+    m_readout->setTargetEpsilon(std::nullopt);
     m_readout->setInput(input, run->name);
     return;
   }
+  m_readout->setTargetEpsilon(panelTargetEpsilon());
   input.config = m_panel->config();
   input.trainSize = m_panel->trainSize();
   input.parameterCount = m_panel->parameterCount();

@@ -143,7 +143,8 @@ void PrivacyReadout::show(const PrivacyPreview& p) {
     Q_EMIT previewUpdated();
     return;
   }
-  m_epsilon->setText(QStringLiteral("ε = %1").arg(formatEpsilon(p.epsilon)));
+  m_epsilon->setText(
+      QStringLiteral("ε = %1").arg(formatEpsilonAgainst(p.epsilon, m_target.value_or(0.0))));
   QString details = p.label();
   if (p.order) details += tr(" · order α = %1").arg(formatNumber(*p.order));
   details += tr("<br><small>q = %1, %2 steps, effective σ = %3 · %4</small>")

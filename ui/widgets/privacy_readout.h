@@ -7,6 +7,7 @@
 #pragma once
 
 #include <QWidget>
+#include <optional>
 
 #include "base/io/privacy_preview.h"
 #include "base/jobs/job_service.h"
@@ -30,6 +31,9 @@ class PrivacyReadout : public QWidget {
   // selected run's configuration; subjectChanged says which (the dock shows it in its title,
   // which takes no room from the numbers).
   void setInput(const PrivacyPreviewInput& input, const QString& runName = {});
+  // The target ε "Fix ε" calibrates to (nullopt: none): an ε within 1% of it is written with
+  // the digits that tell its side (formatEpsilonAgainst), never a rounded "2".
+  void setTargetEpsilon(std::optional<double> target) { m_target = target; }
   QString subjectText() const;
   const PrivacyPreview& preview() const { return m_preview; }
   QString epsilonText() const;  // what the big label shows
@@ -58,6 +62,7 @@ class PrivacyReadout : public QWidget {
   QValueAxis* m_x;
   QValueAxis* m_y;
   PrivacyPreview m_preview;
+  std::optional<double> m_target;
   LatestRequest m_request;  // the preview of the newest input, off the GUI thread
 };
 

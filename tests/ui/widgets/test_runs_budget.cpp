@@ -19,12 +19,14 @@
 #include <set>
 
 #include "base/io/experiment_json.h"
+#include "base/io/number_format.h"
 #include "base/session/run_model.h"
 #include "base/session/run_table_proxy.h"
 #include "tests/ui/widgets/test_window_options.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/parameter_slider.h"
+#include "ui/widgets/privacy_readout.h"
 #include "ui/widgets/runs_view.h"
 #include "ui/widgets/sweep_dialog.h"
 
@@ -81,6 +83,15 @@ class TestRunsBudget : public QObject {
     w.experimentPanel()->targetEpsilonSlider()->setValue(target);
     QTRY_VERIFY_WITH_TIMEOUT(!w.experimentPanel()->isCalibrating(), 20000);
     QCOMPARE(w.panelTargetEpsilon(), std::optional<double>(target));
+    // The readout writes a calibrated ε just under the target with the digits that show it.
+    QTRY_VERIFY(!w.privacyReadout()->isComputing());
+    const double panelEpsilon = w.privacyReadout()->preview().epsilon;
+    QVERIFY(panelEpsilon <= target && panelEpsilon >= 0.99 * target);
+    if (panelEpsilon < target)
+      QVERIFY2(w.privacyReadout()->epsilonText() != QStringLiteral("ε = 2"),
+               qPrintable(w.privacyReadout()->epsilonText()));
+    QCOMPARE(w.privacyReadout()->epsilonText(),
+             QStringLiteral("ε = ") + formatEpsilonAgainst(panelEpsilon, target));
 
     SweepDialog dialog(w.experimentPanel()->config());
     dialog.setTargetEpsilon(w.panelTargetEpsilon());
