@@ -54,6 +54,9 @@ void addTrainOptions(QCommandLineParser& parser) {
        QStringLiteral("Draw the GUI's four charts of the run (.png, .svg or .pdf), and the last "
                       "lot's gradient norms before clipping beside it (FILE-gradient-norms.EXT)."),
        QStringLiteral("FILE")},
+      {QStringLiteral("privacy-caption"),
+       QStringLiteral("With --plot: a caption under the charts with the run's delta, accountant "
+                      "and sampling.")},
       {QStringLiteral("print-config"),
        QStringLiteral("Print the resolved experiment as JSON and exit.")},
       {QStringLiteral("quiet"), QStringLiteral("Do not print the evaluations.")},
@@ -134,7 +137,8 @@ void writeTrainOutputs(const QCommandLineParser& parser, const train::Experiment
   if (parser.isSet(QStringLiteral("plot"))) {
     const QString path = parser.value(QStringLiteral("plot"));
     const QString error = plotRecords(
-        {ui::recordFromResult(result, QString::fromStdString(config.model.preset))}, path, {});
+        {ui::recordFromResult(result, QString::fromStdString(config.model.preset))}, path, {}, {},
+        {1600, 1100}, 150, parser.isSet(QStringLiteral("privacy-caption")));
     if (!error.isEmpty()) throw UsageError(QStringLiteral("--plot: %1").arg(error).toStdString());
     if (lastNorms) plotGradientNorms(path, config, *lastNorms);
   }

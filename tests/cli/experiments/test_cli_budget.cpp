@@ -168,6 +168,15 @@ class TestCliBudget : public QObject {
       // (an SVG writes a text's Greek and Latin runs as separate <text> elements)
       QVERIFY2(text.contains(QStringLiteral("e-5 · RDP · Poisson sampling")), qPrintable(path));
     }
+    // train --plot carries it as well.
+    const QString trained = dir.filePath("train.svg");
+    QCOMPARE(runCli({"train", "--config", writeEpochExperiment(dir.path()), "--plot", trained,
+                     "--privacy-caption", "--quiet"})
+                 .exitCode,
+             0);
+    QFile trainedFile(trained);
+    QVERIFY(trainedFile.open(QIODevice::ReadOnly));
+    QVERIFY(QString::fromUtf8(trainedFile.readAll()).contains(QStringLiteral("Poisson sampling")));
     // Without the flag the grid names no sampling (the sweep map's own caption always does).
     const QString plain = dir.filePath("plain.svg");
     QCOMPARE(runCli({"sweep", "--config", writeEpochExperiment(dir.path()), "--param", "epochs=1,2",
