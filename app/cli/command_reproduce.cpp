@@ -14,6 +14,7 @@
 #include "cli_options.h"
 #include "core/common/errors.h"
 #include "experiment_json.h"
+#include "reproduce_cluster.h"
 #include "reproduce_html.h"
 #include "reproduce_plot.h"
 #include "reproduce_runs.h"
@@ -73,6 +74,10 @@ void addReproduceOptions(QCommandLineParser& parser) {
       {QStringLiteral("run-files"),
        QStringLiteral("Also write every run's JSON file (experiment + history).")},
       {QStringLiteral("quiet"), QStringLiteral("Do not print a line per finished run.")},
+      {QStringLiteral("report-only"),
+       QStringLiteral("Train nothing: write the report from the run files a cluster left in "
+                      "DIR/NAME after `reproduce --slurm --out DIR` (every run must have "
+                      "landed; --quick and the data sets are the submission's).")},
   });
   addSlurmOptions(parser, QStringLiteral("reproduce"));
 }
@@ -84,13 +89,16 @@ struct ReproducePlan {
   std::vector<std::pair<std::size_t, std::size_t>> owner;  // planned run -> (preset, point)
 };
 
-ReproducePlan planReproduce(const std::vector<ui::Preset>& presets, bool quick,
-                            DatasetCache& cache) {
+// `datasets`: a preset's data set by its name when already chosen (the one its cluster tasks
+// ran on), else the preferred one installed here.
+ReproducePlan planReproduce(const std::vector<ui::Preset>& presets, bool quick, DatasetCache& cache,
+                            const QMap<QString, QString>& datasets = {}) {
   ReproducePlan plan;
   for (const ui::Preset& preset : presets) {
     PresetOutcome o;
     o.preset = preset;
-    o.dataset = ui::chooseDataset(preset, &o.datasetNote);
+    o.dataset = datasets.contains(preset.name) ? datasets.value(preset.name)
+                                               : ui::chooseDataset(preset, &o.datasetNote);
     const train::ExperimentConfig base = ui::presetBaseConfig(preset, quick, o.dataset);
     o.dataset = QString::fromStdString(base.dataset.name);
     o.input = train::planInput(base, *cache.get(base.dataset));
@@ -176,20 +184,58 @@ int summarize(const std::vector<PresetOutcome>& outcomes, const QDir& out, doubl
   return kExitOk;
 }
 
-// `reproduce --slurm`: each preset is sent as its own sweep (`sweep --preset NAME [--quick]`,
-// one array task per run) into DIR/NAME, through the same submission as `sweep --slurm`.
-// The report needs every run: it is written by a `reproduce` run here, not by the cluster.
+// `reproduce --slurm`: each preset is sent as its own sweep (`sweep --preset NAME [--quick]
+// --dataset D`, one array task per run, D the data set chosen here) into DIR/NAME, through the
+// same submission as `sweep --slurm`. The report needs every run: `reproduce --report-only`
+// writes it here once they have landed (reproduce_cluster.cpp).
 int submitPresetsToSlurm(const QCommandLineParser& parser, const ReproducePlan& plan, bool quick) {
   const SlurmRequest request = readSlurmRequest(parser);
   const QDir out(parser.value(QStringLiteral("out")));
   for (const PresetOutcome& o : plan.outcomes) {
     QStringList args{QStringLiteral("--preset"), o.preset.name};
     if (quick) args << QStringLiteral("--quick");
+    if (!o.dataset.isEmpty()) args << QStringLiteral("--dataset") << o.dataset;
     SlurmRequest each = request;
     if (each.tasks) each.tasks = std::min(*each.tasks, static_cast<int>(o.points.size()));
     submitToSlurm(each, {out.filePath(o.preset.name), args, {}, static_cast<int>(o.points.size())});
   }
   return kExitOk;
+}
+
+// Writes DIR/index.html from the outcomes and says how many figures agree.
+int writeReport(std::vector<PresetOutcome>& outcomes, const QDir& out, ReportInfo info,
+                const QStringList& arguments) {
+  info.command =
+      QStringLiteral("epsilonlab-cli reproduce ") + arguments.mid(1).join(QLatin1Char(' '));
+  info.version = QCoreApplication::applicationVersion();
+  info.finished = QDateTime::currentDateTime();
+  writeFileAtomically(out.filePath(QStringLiteral("index.html")), reportHtml(outcomes, info));
+  return summarize(outcomes, out, info.wallSeconds);
+}
+
+// `reproduce --report-only`: the report of what `reproduce --slurm` sent to a cluster, from
+// the run files its tasks left in DIR/NAME (the same outputs and page as a local run).
+int reportFromCluster(const QCommandLineParser& parser, const QStringList& arguments) {
+  for (const char* flag : {"slurm", "jobs", "run-files"})
+    if (parser.isSet(QLatin1String(flag)))
+      throw UsageError(QStringLiteral("--%1: not with --report-only (it trains nothing; its run "
+                                      "files are in DIR/NAME)")
+                           .arg(QLatin1String(flag))
+                           .toStdString());
+  requirePlotTool("reproduce");
+  const QDir out(parser.value(QStringLiteral("out")));
+  const QString only = parser.value(QStringLiteral("only"));
+  const ClusterReproduction cluster = readClusterReproduction(
+      out, selectPresets(only), only.isEmpty(), parser.isSet(QStringLiteral("quick")));
+  DatasetCache cache;
+  ReproducePlan plan = planReproduce(cluster.presets, cluster.quick, cache, cluster.datasets);
+  const QDateTime lastLanded = readClusterResults(plan.outcomes, out);
+  writePresetOutputs(plan.outcomes, out, cluster.quick, false);
+  ReportInfo info;
+  info.quick = cluster.quick;
+  info.wallSeconds = std::max<qint64>(0, cluster.submitted.msecsTo(lastLanded)) / 1000.0;
+  info.clusterJobs = cluster.jobIds;
+  return writeReport(plan.outcomes, out, info, arguments);
 }
 
 int runReproduce(const QStringList& arguments) {
@@ -204,6 +250,7 @@ int runReproduce(const QStringList& arguments) {
     throw UsageError("--jobs: expected an integer in [1, 1024], got " + std::to_string(*jobs));
   const bool quick = parser.isSet(QStringLiteral("quick"));
   const std::vector<ui::Preset> presets = selectPresets(parser.value(QStringLiteral("only")));
+  if (parser.isSet(QStringLiteral("report-only"))) return reportFromCluster(parser, arguments);
   checkSlurmFlagUse(parser, {QStringLiteral("jobs"), QStringLiteral("run-files")});
   if (parser.isSet(QStringLiteral("slurm"))) {
     DatasetCache cache;
@@ -227,12 +274,7 @@ int runReproduce(const QStringList& arguments) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   info.cores = QThread::idealThreadCount();
   info.jobs = jobs ? static_cast<int>(*jobs) : 0;
-  info.command =
-      QStringLiteral("epsilonlab-cli reproduce ") + arguments.mid(1).join(QLatin1Char(' '));
-  info.version = QCoreApplication::applicationVersion();
-  info.finished = QDateTime::currentDateTime();
-  writeFileAtomically(out.filePath(QStringLiteral("index.html")), reportHtml(plan.outcomes, info));
-  return summarize(plan.outcomes, out, info.wallSeconds);
+  return writeReport(plan.outcomes, out, info, arguments);
 }
 
 }  // namespace

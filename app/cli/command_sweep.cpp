@@ -103,6 +103,11 @@ void addSweepOptions(QCommandLineParser& parser) {
        QStringLiteral("FILE")},
       {QStringLiteral("preset"), QStringLiteral("A built-in preset (see `presets`)."),
        QStringLiteral("NAME")},
+      {QStringLiteral("dataset"),
+       QStringLiteral("With a preset: run on this data set (a name or a data folder) instead of "
+                      "the first of its preferences installed here. `--slurm` passes the one "
+                      "chosen here to the nodes, so that they train on the same data."),
+       QStringLiteral("NAME|DIR")},
       {QStringLiteral("param"),
        QStringLiteral("The swept parameter and its values (replaces a preset's)."),
        QStringLiteral("NAME=v1,v2,...")},
@@ -200,6 +205,7 @@ SweepFlags readSweepFlags(const QCommandLineParser& parser) {
 // The preset (built-in or a file) or the experiment the axes apply to, and its points.
 struct SweepPlan {
   std::optional<ui::Preset> preset;
+  QString dataset;  // a preset's data set (--dataset, or the preferred one installed here)
   train::ExperimentConfig base;
   std::vector<train::SweepPoint> points;
 };
@@ -235,10 +241,15 @@ SweepPlan planSweep(const QCommandLineParser& parser, const SweepFlags& flags,
   if (!plan.preset && flags.axes.empty())
     throw UsageError(
         "--param: required with an experiment --config (e.g. --param noise_multiplier=0.5,1,2)");
+  if (!plan.preset && parser.isSet(QStringLiteral("dataset")))
+    throw UsageError("--dataset: only with a preset (an experiment file names its data set)");
   QString datasetNote;
-  if (plan.preset)
-    plan.base =
-        ui::presetBaseConfig(*plan.preset, quick, ui::chooseDataset(*plan.preset, &datasetNote));
+  if (plan.preset) {
+    plan.dataset = parser.isSet(QStringLiteral("dataset"))
+                       ? parser.value(QStringLiteral("dataset"))
+                       : ui::chooseDataset(*plan.preset, &datasetNote);
+    plan.base = ui::presetBaseConfig(*plan.preset, quick, plan.dataset);
+  }
   if (!datasetNote.isEmpty())
     QTextStream(stderr) << "epsilonlab-cli sweep: " << datasetNote << "\n";
   try {
@@ -425,7 +436,7 @@ int runSweep(const QStringList& arguments) {
   if (parser.isSet(QStringLiteral("slurm"))) {
     if (flags.tuning)
       throw UsageError("--private-tuning: runs on this computer only (not with --slurm)");
-    return submitSweepToSlurm(parser, static_cast<int>(plan.points.size()));
+    return submitSweepToSlurm(parser, static_cast<int>(plan.points.size()), plan.dataset);
   }
   const bool accountantOnly = plan.preset && plan.preset->kind == ui::PresetKind::Accountant;
   if (flags.tuning && accountantOnly)

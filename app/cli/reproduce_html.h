@@ -36,6 +36,8 @@ struct ReportInfo {
   double wallSeconds = 0;
   int cores = 0;
   int jobs = 0;
+  QStringList clusterJobs;  // trained on Slurm (`--report-only`): its jobs; wall time from the
+                            // first submission to the last run file landing
   QString command;
   QString version;
   QDateTime finished;

@@ -167,10 +167,11 @@ cluster::ClusterJob submitToSlurm(const SlurmRequest& request, SlurmSweep sweep)
   return job;
 }
 
-int submitSweepToSlurm(const QCommandLineParser& parser, int runs) {
+int submitSweepToSlurm(const QCommandLineParser& parser, int runs, const QString& presetDataset) {
   const SlurmRequest request = readSlurmRequest(parser);
   const QString dir = QFileInfo(parser.value(QStringLiteral("out"))).absoluteFilePath();
   SlurmSweep sweep{dir, taskSweepArgs(parser, dir), {}, runs};
+  if (!presetDataset.isEmpty()) sweep.args << QStringLiteral("--dataset") << presetDataset;
   if (parser.isSet(QStringLiteral("config")))
     sweep.config = ui::readBoundedFile(parser.value(QStringLiteral("config")), 16 << 20, "config");
   submitToSlurm(request, sweep);

@@ -201,11 +201,16 @@ RunRecord readRunFile(const QString& path) {
 }
 
 std::optional<train::RunResult> readFinishedRun(const QString& path) {
+  train::RunResult result = readRunResult(path);
+  if (result.status != train::RunStatus::Done) return std::nullopt;
+  return result;
+}
+
+train::RunResult readRunResult(const QString& path) {
   const QJsonObject json = readRunJson(path);
   train::RunResult result;
   const RunRecord run = readRunRecord(json, path, {}, &result.history);
-  if (run.status != RunStatus::Done) return std::nullopt;
-  result.status = train::RunStatus::Done;
+  result.status = toTrainStatus(run.status);
   result.message = run.message.toStdString();
   result.config = run.config;
   const QJsonObject model = json.value(QStringLiteral("model")).toObject();

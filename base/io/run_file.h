@@ -30,6 +30,9 @@ RunRecord readRunFile(const QString& path);
 // history holds each evaluation with its statement; the model and snapshots are not in a file.
 // Throws SessionError naming the file when it cannot be read or is not a valid run file.
 std::optional<train::RunResult> readFinishedRun(const QString& path);
+// The same, whatever the run's status (done, diverged, failed, cancelled): what a report built
+// from a cluster's run files reads (`reproduce --report-only`).
+train::RunResult readRunResult(const QString& path);
 
 // File › Open session: a session file's runs (ids as stored), a run file as a one-run session,
 // or every *.json run file of a folder in name order (at most train::kMaxSweepRuns); run files

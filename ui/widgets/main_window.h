@@ -22,11 +22,16 @@ class QProgressBar;
 class QPushButton;
 class QTabWidget;
 
+namespace epsilon::cluster {
+struct SlurmSettings;
+}
+
 namespace epsilon::ui {
 
 class AttackController;
 class AttackView;
 class ClusterSweeps;
+struct ClusterSweepRequest;
 class ChartPanel;
 class DecisionBoundaryView;
 class ExperimentPanel;
@@ -101,6 +106,11 @@ class MainWindow : public QMainWindow {
   // accountant-only preset its ε curves at once. Returns the runs' ids; empty with the
   // message shown on failure.
   QList<int> runPreset(const QString& name);
+  // The same preset's runs sent to Slurm (ClusterSweeps::submit of `sweep --preset NAME
+  // --dataset D`, D the data set planned here), followed like a cluster sweep of the Sweep
+  // dialog; an accountant-only preset trains nothing and is drawn at once (runPreset).
+  QList<int> runPresetOnCluster(const QString& name, const QString& folder, const QString& cli,
+                                const cluster::SlurmSettings& settings);
   int sweepRemaining() const;
   // The runs' experiments again without privacy, as new runs (the Runs table's "Compare to
   // non-private"); non-private runs are skipped. Returns the new runs' ids.
@@ -149,6 +159,13 @@ class MainWindow : public QMainWindow {
   void copyChartGrid();
   void buildSweepStatus();
   void buildPresetsMenu();
+  // A preset chosen in the menu: here, or (Presets › Run presets on › Slurm cluster) the
+  // Slurm dialog first (cluster_options.h).
+  void presetChosen(const QString& name);
+  // runPreset (cluster null) and runPresetOnCluster (where the request says).
+  QList<int> runPresetOn(const QString& name, ClusterSweepRequest* cluster);
+  // Names the request's runs, submits it and shows its progress as the sweep's.
+  QList<int> sendToCluster(ClusterSweepRequest request);
   void buildLessonsMenu();
   void buildPaceMenu();
   // The config with the Pace menu's choice (kept as it is while the choice is "as set").

@@ -1,6 +1,7 @@
 // The Sweep dialog: one parameter (and optionally a second) with the values to try; every
 // combination becomes a normal run, trained as parallel jobs here or sent to a Slurm cluster
-// (the job folder, the CLI the nodes run and the sbatch options). It only collects them:
+// (the job folder, the CLI the nodes run and the sbatch options: cluster_options.h, shared
+// with the Presets menu). It only collects them:
 // expanding and validating the axes is core's (core/train/sweep.h), checking the Slurm settings
 // base/cluster's, submitting and following the job base/session/cluster_sweeps.h's. What was
 // typed is remembered (QSettings) however the dialog closes, Esc included.
@@ -9,7 +10,6 @@
 #include <QDialog>
 #include <vector>
 
-#include "base/cluster/sbatch_script.h"
 #include "core/train/sweep.h"
 
 class QComboBox;
@@ -17,11 +17,10 @@ class QLineEdit;
 class QLabel;
 class QCheckBox;
 class QDialogButtonBox;
-class QSpinBox;
-class QFormLayout;
-class QWidget;
 
 namespace epsilon::ui {
+
+class ClusterOptions;
 
 class SweepDialog : public QDialog {
   Q_OBJECT
@@ -34,22 +33,13 @@ class SweepDialog : public QDialog {
 
   void setAxis(int which, const QString& parameter, const QString& values);  // tests, presets
 
-  // Where the sweep runs: false here, true on a Slurm cluster.
-  bool runOnCluster() const;
-  void setRunOnCluster(bool on);
-  cluster::SlurmSettings slurmSettings() const;
-  QString jobFolder() const;  // absolute
-  QString nodeCli() const;    // absolute
-  // Tests and scripts: the folder, the CLI, partition, time, CPUs, memory and tasks at once
-  // (0: Slurm's default).
-  void setSlurm(const QString& folder, const QString& cli, const cluster::SlurmSettings& s);
+  // Where the sweep runs (here or on a Slurm cluster) and the sbatch options.
+  ClusterOptions* clusterOptions() const { return m_cluster; }
 
   void done(int result) override;  // remembers what was typed, then closes
 
  private:
   void refresh();
-  QString clusterProblem() const;  // "" when the Slurm settings can be submitted
-  void buildClusterRows(QFormLayout* form);
   void restore();
   void remember() const;
 
@@ -57,15 +47,7 @@ class SweepDialog : public QDialog {
   QComboBox* m_parameter[2];
   QLineEdit* m_values[2];
   QCheckBox* m_useSecond;
-  QComboBox* m_runOn;
-  QWidget* m_clusterBox;
-  QLineEdit* m_folder;
-  QLineEdit* m_cli;
-  QLineEdit* m_partition;
-  QLineEdit* m_time;
-  QLineEdit* m_mem;
-  QSpinBox* m_cpus;
-  QSpinBox* m_maxParallel;
+  ClusterOptions* m_cluster;  // where it runs and the sbatch options (cluster_options.h)
   QLabel* m_summary;
   QDialogButtonBox* m_buttons;
 };
