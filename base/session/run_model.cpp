@@ -291,6 +291,21 @@ void RunModel::rename(int id, const QString& name) {
   }
 }
 
+void RunModel::setResult(int id, const RunRecord& finished) {
+  RunRecord* r = find(id);
+  if (!r) return;
+  r->status = finished.status;
+  r->message = finished.message;
+  r->progress = finished.progress;
+  r->config = finished.config;
+  r->privacyLabel = finished.privacyLabel;
+  r->evals = finished.evals;
+  r->losses = finished.losses;
+  r->elapsedSeconds = finished.elapsedSeconds;
+  emitRowChanged(rowOf(id));
+  Q_EMIT historyChanged(id);
+}
+
 void RunModel::refreshDiffs() {
   std::vector<QJsonObject> configs;
   configs.reserve(m_runs.size());

@@ -62,6 +62,10 @@ class RunModel : public QAbstractTableModel {
   void setLira(int id, const LiraRecord& lira);  // emits attackChanged
   void setCanaryAudit(int id, const CanaryAuditRecord& audit);
   void rename(int id, const QString& name);
+  // A run trained elsewhere (a CLI batch, base/session/batch_runs.h) ended as `finished`: the
+  // run takes its status, message, progress, settings, label, history and time; its id,
+  // name, colour and visibility stay.
+  void setResult(int id, const RunRecord& finished);
 
   // The colour the next run gets ("#rrggbb"): base/io/run_palette.h's first colour no run has.
   QString nextColor() const;
