@@ -214,6 +214,7 @@ int RunModel::idAt(int row) const {
 
 void RunModel::emitRowChanged(int row) {
   Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+  Q_EMIT runChanged(idAt(row));
 }
 
 void RunModel::setStatus(int id, RunStatus status, const QString& message) {
@@ -229,7 +230,10 @@ void RunModel::setProgress(int id, double progress, double elapsedSeconds) {
   if (RunRecord* r = find(id)) {
     r->progress = progress;
     r->elapsedSeconds = elapsedSeconds;
-    emitRowChanged(rowOf(id));
+    // The progress bar and the time only: nothing a chart draws (no runChanged).
+    const int row = rowOf(id);
+    Q_EMIT dataChanged(index(row, StatusColumn), index(row, TimeColumn),
+                       {ProgressRole, Qt::DisplayRole});
   }
 }
 

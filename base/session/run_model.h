@@ -52,6 +52,7 @@ class RunModel : public QAbstractTableModel {
   int idAt(int row) const;
 
   void setStatus(int id, RunStatus status, const QString& message = {});
+  // Emits dataChanged (the progress bar and the time), not runChanged: nothing a chart draws.
   void setProgress(int id, double progress, double elapsedSeconds);
   void setPrivacyLabel(int id, const QString& label);
   void appendEval(int id, const EvalPoint& point);
@@ -75,6 +76,9 @@ class RunModel : public QAbstractTableModel {
   void historyChanged(int id);
   // Runs were added, removed, shown or hidden.
   void runsChanged();
+  // A run's row changed in what the charts draw (status, name, visibility, an evaluation):
+  // every dataChanged but a progress tick's (setProgress), several a second per training run.
+  void runChanged(int id);
   // A run's attack or canary audit result was set.
   void attackChanged(int id);
   // The user renamed, showed or hid a run in the table (setData): the session records it.

@@ -51,7 +51,7 @@ ChartPanel::ChartPanel(RunModel* model, QWidget* parent)
   connect(model, &RunModel::historyChanged, this, &ChartPanel::scheduleRedraw);
   connect(model, &RunModel::runsChanged, this, &ChartPanel::scheduleRedraw);
   connect(model, &RunModel::modelReset, this, &ChartPanel::scheduleRedraw);
-  connect(model, &RunModel::dataChanged, this, &ChartPanel::scheduleRedraw);
+  connect(model, &RunModel::runChanged, this, &ChartPanel::scheduleRedraw);
 }
 
 void ChartPanel::scheduleRedraw() {
