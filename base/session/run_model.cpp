@@ -67,8 +67,7 @@ QVariant RunModel::data(const QModelIndex& index, int role) const {
       if (role == Qt::ToolTipRole && !run.message.isEmpty()) return run.message;
       break;
     case ParametersColumn:
-      if (role == Qt::DisplayRole || role == Qt::ToolTipRole)
-        return describeKeys(experimentToJson(run.config), m_differingKeys);
+      if (role == Qt::DisplayRole || role == Qt::ToolTipRole) return m_differs.value(run.id);
       break;
     case AccuracyColumn:
       if (role == Qt::DisplayRole && last && std::isfinite(last->testAccuracy))
@@ -187,6 +186,7 @@ void RunModel::clear() {
   beginResetModel();
   m_runs.clear();
   m_differingKeys.clear();
+  m_differs.clear();
   endResetModel();
   Q_EMIT runsChanged();
   for (int id : ids) Q_EMIT runRemoved(id);
@@ -298,6 +298,8 @@ void RunModel::rename(int id, const QString& name) {
 void RunModel::setResult(int id, const RunRecord& finished) {
   RunRecord* r = find(id);
   if (!r) return;
+  // Its settings are the planned ones as a rule: the Differs texts are made again only if not.
+  const bool settingsChanged = experimentToJson(r->config) != experimentToJson(finished.config);
   r->status = finished.status;
   r->message = finished.message;
   r->progress = finished.progress;
@@ -306,6 +308,7 @@ void RunModel::setResult(int id, const RunRecord& finished) {
   r->evals = finished.evals;
   r->losses = finished.losses;
   r->elapsedSeconds = finished.elapsedSeconds;
+  if (settingsChanged) refreshDiffs();
   emitRowChanged(rowOf(id));
   Q_EMIT historyChanged(id);
 }
@@ -315,6 +318,10 @@ void RunModel::refreshDiffs() {
   configs.reserve(m_runs.size());
   for (const auto& r : m_runs) configs.push_back(experimentToJson(r.config));
   const QStringList keys = differingKeys(configs);
+  // The Differs column's text, made here once rather than at every paint of the table.
+  m_differs.clear();
+  for (std::size_t i = 0; i < m_runs.size(); ++i)
+    m_differs.insert(m_runs[i].id, describeKeys(configs[i], keys));
   if (keys != m_differingKeys) {
     m_differingKeys = keys;
     if (!m_runs.empty())

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QAbstractTableModel>
+#include <QHash>
 #include <optional>
 #include <vector>
 
@@ -95,6 +96,7 @@ class RunModel : public QAbstractTableModel {
 
   std::vector<RunRecord> m_runs;
   QStringList m_differingKeys;
+  QHash<int, QString> m_differs;  // run id -> the Differs column's text
   int m_nextId = 1;
 };
 

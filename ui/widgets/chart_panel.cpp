@@ -61,9 +61,14 @@ void ChartPanel::scheduleRedraw() {
 void ChartPanel::redrawNow() {
   m_redrawTimer->stop();
   m_charts->update(m_model->runs());
-  m_legend->setText(m_charts->legendHtml());
-  m_legend->setVisible(!m_legend->text().isEmpty());
-  fitLegend();
+  // The legend is laid out again only when it changed (names, colours, runs shown), not at
+  // every redraw of a training run.
+  const QString legend = m_charts->legendHtml();
+  if (legend != m_legend->text()) {
+    m_legend->setText(legend);
+    m_legend->setVisible(!legend.isEmpty());
+    fitLegend();
+  }
   ++m_redraws;
 }
 
