@@ -1,7 +1,8 @@
 // `epsilonlab-cli reproduce`: runs the seed documents' presets (all training runs of all
 // presets as parallel jobs of one JobRunner), draws their charts with the GUI's chart code,
 // and writes DIR/index.html: per preset the charts, what the document reported, EpsilonLab's
-// numbers and a verdict per figure (same trend or not).
+// numbers and a verdict per figure (same trend or not). Every run lives in the session model
+// the GUI uses (base/session/batch_runs.h); the charts are drawn from it.
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
@@ -11,6 +12,9 @@
 #include <cmath>
 
 #include "base/io/preset_file.h"
+#include "base/session/batch_runs.h"
+#include "base/session/run_model.h"
+#include "base/session/session.h"
 #include "cli_options.h"
 #include "core/common/errors.h"
 #include "experiment_json.h"
@@ -42,14 +46,17 @@ std::vector<ui::Preset> selectPresets(const QString& only) {
   return chosen;
 }
 
-// The preset's charts: the GUI's 2×2 grid, or for an accountant-only preset its ε chart.
-void drawCharts(PresetOutcome& o, const QDir& out, bool quick) {
+// The preset's charts from its runs in the session model: the GUI's 2×2 grid, or for an
+// accountant-only preset its ε chart.
+void drawCharts(PresetOutcome& o, const QDir& out, bool quick, const ui::RunModel& model) {
   const QString file = o.preset.name + QStringLiteral(".png");
   const QString caption = o.preset.name + (quick ? QStringLiteral(" (quick)") : QString());
+  std::vector<ui::RunRecord> runs;
+  for (int id : o.runIds) runs.push_back(*model.run(id));
   const QString error = o.preset.kind == ui::PresetKind::Accountant
-                            ? plotOneChart(o.points, o.results, QStringLiteral("epsilon-vs-epoch"),
+                            ? plotOneChart(o.points, runs, QStringLiteral("epsilon-vs-epoch"),
                                            out.filePath(file), caption)
-                            : plotRunGrid(o.points, o.results, out.filePath(file), caption);
+                            : plotRunGrid(o.points, runs, out.filePath(file), caption);
   if (error.isEmpty())
     o.images << file;
   else
@@ -130,11 +137,15 @@ QString progressLine(std::size_t done, std::size_t total, const QString& preset,
       .arg(r.elapsedSeconds, 0, 'f', 1);
 }
 
-void trainAll(ReproducePlan& plan, int jobs, DatasetCache& cache, bool quiet) {
+// Trains every run, each landing in its run of `model` as it finishes.
+void trainAll(ReproducePlan& plan, int jobs, DatasetCache& cache, bool quiet, ui::RunModel& model) {
+  for (PresetOutcome& o : plan.outcomes) o.runIds = ui::addPlannedRuns(model, o.points);
   QTextStream err(stderr);
   std::size_t done = 0;
   const auto results =
       runPlanned(plan.planned, jobs, cache, [&](std::size_t i, const train::RunResult& r) {
+        const auto [preset, point] = plan.owner[i];
+        ui::landResult(model, plan.outcomes[preset].runIds[point], r);
         ++done;
         if (quiet) return;
         err << progressLine(done, plan.planned.size(),
@@ -149,7 +160,7 @@ void trainAll(ReproducePlan& plan, int jobs, DatasetCache& cache, bool quiet) {
 // Per preset: its measured numbers, verdicts, runs/NAME/summary.csv (or every run file) and
 // its charts.
 void writePresetOutputs(std::vector<PresetOutcome>& outcomes, const QDir& out, bool quick,
-                        bool runFiles) {
+                        bool runFiles, const ui::RunModel& model) {
   for (PresetOutcome& o : outcomes) {
     for (std::size_t i = 0; i < o.points.size(); ++i)
       o.measured.push_back(measureRun(o.points[i], o.results[i]));
@@ -163,7 +174,7 @@ void writePresetOutputs(std::vector<PresetOutcome>& outcomes, const QDir& out, b
                           summaryCsv(o.points, o.results));
     }
     o.summaryFile = folder + QStringLiteral("/summary.csv");
-    drawCharts(o, out, quick);
+    drawCharts(o, out, quick, model);
   }
 }
 
@@ -265,8 +276,11 @@ int runReproduce(const QStringList& arguments) {
 
   DatasetCache cache;
   ReproducePlan plan = planReproduce(presets, quick, cache);
-  trainAll(plan, jobs ? static_cast<int>(*jobs) : 0, cache, parser.isSet(QStringLiteral("quiet")));
-  writePresetOutputs(plan.outcomes, out, quick, parser.isSet(QStringLiteral("run-files")));
+  ui::Session session;  // every run, as the GUI's session model holds them
+  trainAll(plan, jobs ? static_cast<int>(*jobs) : 0, cache, parser.isSet(QStringLiteral("quiet")),
+           *session.runs());
+  writePresetOutputs(plan.outcomes, out, quick, parser.isSet(QStringLiteral("run-files")),
+                     *session.runs());
 
   ReportInfo info;
   info.quick = quick;

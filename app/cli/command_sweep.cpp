@@ -3,6 +3,8 @@
 // draws the family of curves (--plot), and can run one shard of the sweep (--shard K/N). With
 // --private-tuning DIST it runs instead a random number K of the grid's points, drawn at
 // random, and reports the best one with the privacy of releasing it (private_tuning.h).
+// Its runs live in the session model the GUI uses (base/session/batch_runs.h): the charts and
+// --session are drawn and written from it.
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFile>
@@ -21,6 +23,9 @@
 #include "base/io/json_reader.h"
 #include "base/io/preset_file.h"
 #include "base/io/run_file.h"
+#include "base/session/batch_runs.h"
+#include "base/session/run_model.h"
+#include "base/session/session.h"
 #include "cli_options.h"
 #include "core/common/errors.h"
 #include "core/train/experiment_schema.h"
@@ -125,6 +130,10 @@ void addSweepOptions(QCommandLineParser& parser) {
       {QStringLiteral("shard"),
        QStringLiteral("Run only the K-th of N slices (points whose index mod N is K-1)."),
        QStringLiteral("K/N")},
+      {QStringLiteral("session"),
+       QStringLiteral("Also write the runs as a session file, as File › Save session writes "
+                      "it (File › Open session opens it)."),
+       QStringLiteral("FILE")},
       {QStringLiteral("quick"),
        QStringLiteral("Use the preset's quick settings (fewer epochs, fewer examples).")},
       {QStringLiteral("quiet"), QStringLiteral("Do not print a line per finished run.")},
@@ -269,15 +278,18 @@ SweepPlan planSweep(const QCommandLineParser& parser, const SweepFlags& flags,
   return plan;
 }
 
-// Writes --out and --plot and says which runs failed; a file that cannot be written is a
-// failure of the work (exit 1), not an internal error.
+// Writes --out, --session and --plot and says which runs failed; a file that cannot be
+// written is a failure of the work (exit 1), not an internal error. The session and the
+// charts come from the session model, which holds the points' runs in their order.
 int reportSweep(const QCommandLineParser& parser, const SweepFlags& flags, const SweepPlan& plan,
-                const std::vector<train::RunResult>& results, const std::vector<bool>& resumed) {
+                const std::vector<train::RunResult>& results, const std::vector<bool>& resumed,
+                ui::Session& session) {
   int exitCode = kExitOk;
   try {
     if (parser.isSet(QStringLiteral("out")))
       writeSweepOutputs(parser.value(QStringLiteral("out")), plan.points, results,
                         parser.value(QStringLiteral("summary")), resumed);
+    if (parser.isSet(QStringLiteral("session"))) session.save(parser.value("session"));
   } catch (const std::runtime_error& e) {
     QTextStream(stderr) << "epsilonlab-cli sweep: " << e.what() << "\n";
     exitCode = kExitFailure;
@@ -286,10 +298,11 @@ int reportSweep(const QCommandLineParser& parser, const SweepFlags& flags, const
     const QString caption = plan.preset
                                 ? plan.preset->name
                                 : QFileInfo(parser.value(QStringLiteral("config"))).fileName();
-    QString error = plotRunGrid(plan.points, results, flags.plot, caption);
+    const std::vector<ui::RunRecord>& runs = session.runs()->runs();
+    QString error = plotRunGrid(plan.points, runs, flags.plot, caption);
     // A sweep of --param (and --param2) is also drawn as a map beside the grid.
     if (error.isEmpty() && !flags.axes.empty())
-      error = plotSweepMap(plan.points, results, sweepMapPath(flags.plot));
+      error = plotSweepMap(plan.points, runs, sweepMapPath(flags.plot));
     if (!error.isEmpty()) {
       QTextStream(stderr) << "epsilonlab-cli sweep: --plot: " << error << "\n";
       exitCode = kExitFailure;
@@ -341,12 +354,13 @@ std::vector<std::optional<train::RunResult>> resumedRuns(
 }
 
 // The points to train (all, or those --resume did not keep), each result landing in --out
-// as it finishes; then every point's result in the sweep's order.
+// and in the session model's run as it finishes; then every point's result in the sweep's order.
 std::vector<train::RunResult> runSweepPoints(const QCommandLineParser& parser,
                                              const SweepFlags& flags, const SweepPlan& plan,
                                              bool accountantOnly, DatasetCache& cache,
-                                             std::vector<bool>& resumed) {
+                                             std::vector<bool>& resumed, ui::RunModel& model) {
   const QString out = parser.value(QStringLiteral("out"));
+  const std::vector<int> ids = ui::addPlannedRuns(model, plan.points);
   std::vector<std::optional<train::RunResult>> results(plan.points.size());
   if (parser.isSet(QStringLiteral("resume"))) results = resumedRuns(out, plan.points);
   std::vector<PlannedRun> planned;
@@ -354,6 +368,7 @@ std::vector<train::RunResult> runSweepPoints(const QCommandLineParser& parser,
   resumed.assign(plan.points.size(), false);
   for (std::size_t i = 0; i < plan.points.size(); ++i) {
     resumed[i] = results[i].has_value();
+    if (resumed[i]) ui::landResult(model, ids[i], *results[i]);
     if (resumed[i]) continue;
     planned.push_back({plan.points[i], accountantOnly});
     indices.push_back(i);
@@ -363,6 +378,7 @@ std::vector<train::RunResult> runSweepPoints(const QCommandLineParser& parser,
                                   [&](std::size_t k, const train::RunResult& r) {
                                     const auto& point = plan.points[indices[k]];
                                     landRunFile(out, point, r);
+                                    ui::landResult(model, ids[indices[k]], r);
                                     if (!quiet) printJsonLine(pointSummary(point, r));
                                   });
   for (std::size_t k = 0; k < trained.size(); ++k) results[indices[k]] = trained[k];
@@ -429,8 +445,8 @@ int runSweep(const QStringList& arguments) {
   addSweepOptions(parser);
   if (const auto exit = parseOrExplain(parser, arguments, QStringLiteral("sweep"))) return *exit;
   const SweepFlags flags = readSweepFlags(parser);
-  checkSlurmFlagUse(parser,
-                    {QStringLiteral("shard"), QStringLiteral("plot"), QStringLiteral("summary")});
+  checkSlurmFlagUse(parser, {QStringLiteral("shard"), QStringLiteral("plot"),
+                             QStringLiteral("summary"), QStringLiteral("session")});
   DatasetCache cache;
   SweepPlan plan = planSweep(parser, flags, cache);
   if (parser.isSet(QStringLiteral("slurm"))) {
@@ -448,12 +464,14 @@ int runSweep(const QStringList& arguments) {
   if (parser.isSet(QStringLiteral("resume")) && flags.tuning)
     throw UsageError("--resume: cannot be mixed with --private-tuning (K runs are drawn anew)");
   std::vector<bool> resumed;
-  const auto results = runSweepPoints(parser, flags, plan, accountantOnly, cache, resumed);
+  ui::Session session;  // the sweep's runs, as the GUI's session model holds them
+  const auto results =
+      runSweepPoints(parser, flags, plan, accountantOnly, cache, resumed, *session.runs());
   if (tuning) {
     tuning->insert(QStringLiteral("released"), releasedRun(plan, results));
     printJsonLine(QJsonObject{{QStringLiteral("private_tuning"), *tuning}});
   }
-  return reportSweep(parser, flags, plan, results, resumed);
+  return reportSweep(parser, flags, plan, results, resumed, session);
 }
 
 }  // namespace

@@ -24,6 +24,7 @@ struct PresetOutcome {
   train::RunPlanInput input;  // N and P the preset's plans and calibrations used
   std::vector<train::SweepPoint> points;
   std::vector<train::RunResult> results;
+  std::vector<int> runIds;  // the points' runs in the session model (batch_runs.h)
   std::vector<MeasuredRun> measured;
   std::vector<FigureVerdict> verdicts;
   QStringList images;   // paths relative to the report folder

@@ -67,6 +67,8 @@ QString whyNotWithSlurm(const QString& flag) {
   if (flag == QLatin1String("jobs"))
     return QStringLiteral("each task trains --cpus-per-task runs at once");
   if (flag == QLatin1String("run-files")) return QStringLiteral("the tasks always write run files");
+  if (flag == QLatin1String("session"))
+    return QStringLiteral("File › Open session opens the folder once the runs have landed");
   return QStringLiteral("the job script shards the sweep; draw it once the runs have landed");
 }
 

@@ -67,8 +67,7 @@ QVariant RunModel::data(const QModelIndex& index, int role) const {
       if (role == Qt::ToolTipRole && !run.message.isEmpty()) return run.message;
       break;
     case ParametersColumn:
-      if (role == Qt::DisplayRole || role == Qt::ToolTipRole)
-        return describeKeys(experimentToJson(run.config), m_differingKeys);
+      if (role == Qt::DisplayRole || role == Qt::ToolTipRole) return m_differs.value(run.id);
       break;
     case AccuracyColumn:
       if (role == Qt::DisplayRole && last && std::isfinite(last->testAccuracy))
@@ -187,6 +186,7 @@ void RunModel::clear() {
   beginResetModel();
   m_runs.clear();
   m_differingKeys.clear();
+  m_differs.clear();
   endResetModel();
   Q_EMIT runsChanged();
   for (int id : ids) Q_EMIT runRemoved(id);
@@ -214,6 +214,7 @@ int RunModel::idAt(int row) const {
 
 void RunModel::emitRowChanged(int row) {
   Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+  Q_EMIT runChanged(idAt(row));
 }
 
 void RunModel::setStatus(int id, RunStatus status, const QString& message) {
@@ -229,7 +230,10 @@ void RunModel::setProgress(int id, double progress, double elapsedSeconds) {
   if (RunRecord* r = find(id)) {
     r->progress = progress;
     r->elapsedSeconds = elapsedSeconds;
-    emitRowChanged(rowOf(id));
+    // The progress bar and the time only: nothing a chart draws (no runChanged).
+    const int row = rowOf(id);
+    Q_EMIT dataChanged(index(row, StatusColumn), index(row, TimeColumn),
+                       {ProgressRole, Qt::DisplayRole});
   }
 }
 
@@ -291,11 +295,33 @@ void RunModel::rename(int id, const QString& name) {
   }
 }
 
+void RunModel::setResult(int id, const RunRecord& finished) {
+  RunRecord* r = find(id);
+  if (!r) return;
+  // Its settings are the planned ones as a rule: the Differs texts are made again only if not.
+  const bool settingsChanged = experimentToJson(r->config) != experimentToJson(finished.config);
+  r->status = finished.status;
+  r->message = finished.message;
+  r->progress = finished.progress;
+  r->config = finished.config;
+  r->privacyLabel = finished.privacyLabel;
+  r->evals = finished.evals;
+  r->losses = finished.losses;
+  r->elapsedSeconds = finished.elapsedSeconds;
+  if (settingsChanged) refreshDiffs();
+  emitRowChanged(rowOf(id));
+  Q_EMIT historyChanged(id);
+}
+
 void RunModel::refreshDiffs() {
   std::vector<QJsonObject> configs;
   configs.reserve(m_runs.size());
   for (const auto& r : m_runs) configs.push_back(experimentToJson(r.config));
   const QStringList keys = differingKeys(configs);
+  // The Differs column's text, made here once rather than at every paint of the table.
+  m_differs.clear();
+  for (std::size_t i = 0; i < m_runs.size(); ++i)
+    m_differs.insert(m_runs[i].id, describeKeys(configs[i], keys));
   if (keys != m_differingKeys) {
     m_differingKeys = keys;
     if (!m_runs.empty())

@@ -51,13 +51,12 @@ MainWindow::Options MainWindow::startupOptions(bool sessionGiven, bool scripted)
 
 QString MainWindow::saveSessionTo(const QString& path) {
   try {
-    saveSession(path, m_runs->runs());
+    m_session->save(path);
   } catch (const std::exception& e) {
     showError(tr("Cannot save the session"), QString::fromUtf8(e.what()));
     return m_lastError;
   }
   m_sessionPath = m_saveSuggestion = path;
-  m_session->setSaved();
   if (m_options.useSettings) QSettings().setValue(QStringLiteral("lastSession"), path);
   updateTitle();
   statusBar()->showMessage(tr("Saved %1 runs to %2").arg(m_runs->rowCount()).arg(path), 5000);
