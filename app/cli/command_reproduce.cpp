@@ -241,7 +241,13 @@ int reportFromCluster(const QCommandLineParser& parser, const QStringList& argum
   DatasetCache cache;
   ReproducePlan plan = planReproduce(cluster.presets, cluster.quick, cache, cluster.datasets);
   const QDateTime lastLanded = readClusterResults(plan.outcomes, out);
-  writePresetOutputs(plan.outcomes, out, cluster.quick, false);
+  ui::Session session;  // the cluster's runs, as the GUI's session model holds them
+  for (PresetOutcome& o : plan.outcomes) {
+    o.runIds = ui::addPlannedRuns(*session.runs(), o.points);
+    for (std::size_t i = 0; i < o.points.size(); ++i)
+      ui::landResult(*session.runs(), o.runIds[i], o.results[i]);
+  }
+  writePresetOutputs(plan.outcomes, out, cluster.quick, false, *session.runs());
   ReportInfo info;
   info.quick = cluster.quick;
   info.wallSeconds = std::max<qint64>(0, cluster.submitted.msecsTo(lastLanded)) / 1000.0;
