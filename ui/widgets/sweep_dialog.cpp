@@ -5,6 +5,7 @@
 #include <QDateTime>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QLabel>
@@ -13,8 +14,11 @@
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSpinBox>
+#include <limits>
+#include <stdexcept>
 
 #include "base/cluster/sweep_submission.h"
+#include "core/train/private_tuning.h"
 
 namespace epsilon::ui {
 
@@ -66,6 +70,7 @@ SweepDialog::SweepDialog(const train::ExperimentConfig& base, QWidget* parent)
   form->addRow(m_useSecond);
   form->addRow(tr("Second parameter"), m_parameter[1]);
   form->addRow(tr("Values"), m_values[1]);
+  buildTuningRows(form);
   buildClusterRows(form);
   m_summary = new QLabel(this);
   m_summary->setWordWrap(true);
@@ -77,6 +82,43 @@ SweepDialog::SweepDialog(const train::ExperimentConfig& base, QWidget* parent)
   form->addRow(m_buttons);
   restore();
   refresh();
+}
+
+void SweepDialog::buildTuningRows(QFormLayout* form) {
+  m_tuningLaw = new QComboBox(this);
+  m_tuningLaw->setObjectName(QStringLiteral("privateTuning"));
+  m_tuningLaw->addItem(tr("Off: train every point"), QString());
+  m_tuningLaw->addItem(tr("Poisson number of runs"), QStringLiteral("poisson"));
+  m_tuningLaw->addItem(tr("Geometric number of runs"), QStringLiteral("geometric"));
+  m_tuningLaw->addItem(tr("Logarithmic number of runs"), QStringLiteral("log"));
+  m_tuningLaw->setToolTip(
+      tr("Private tuning: train a random number K of the grid's points, drawn at random with "
+         "the panel's seed, and release only the best; its ε (Papernot & Steinke 2022) is "
+         "shown beside the Sweep map. RDP accountant only."));
+  m_tuningMean = new QDoubleSpinBox(this);
+  m_tuningMean->setObjectName(QStringLiteral("privateTuningMean"));
+  m_tuningMean->setRange(1.0, 100.0);
+  m_tuningMean->setDecimals(1);
+  m_tuningMean->setValue(4.0);
+  m_tuningMean->setPrefix(tr("mean "));
+  connect(m_tuningLaw, &QComboBox::currentIndexChanged, this, &SweepDialog::refresh);
+  connect(m_tuningMean, &QDoubleSpinBox::valueChanged, this, &SweepDialog::refresh);
+  form->addRow(tr("Private tuning"), m_tuningLaw);
+  form->addRow(tr("Mean number of runs"), m_tuningMean);
+}
+
+std::optional<privacy::TuningDistribution> SweepDialog::privateTuning() const {
+  const QString law = m_tuningLaw->currentData().toString();
+  if (law.isEmpty()) return std::nullopt;
+  const double shape = law == QLatin1String("poisson")     ? std::numeric_limits<double>::infinity()
+                       : law == QLatin1String("geometric") ? 1.0
+                                                           : 0.0;
+  return privacy::TuningDistribution{m_tuningMean->value(), shape};
+}
+
+void SweepDialog::setPrivateTuning(const QString& law, double mean) {
+  m_tuningLaw->setCurrentIndex(std::max(0, m_tuningLaw->findData(law)));
+  m_tuningMean->setValue(mean);
 }
 
 void SweepDialog::buildClusterRows(QFormLayout* form) {
@@ -235,9 +277,26 @@ std::vector<train::SweepAxis> SweepDialog::axes() const {
   return result;
 }
 
+std::vector<train::SweepPoint> SweepDialog::grid() const {
+  return train::expandSweep(m_base, axes());
+}
+
 std::vector<train::SweepPoint> SweepDialog::points(QString* error) const {
   try {
-    return train::expandSweep(m_base, axes());
+    std::vector<train::SweepPoint> points = grid();
+    const auto tuning = privateTuning();
+    if (!tuning) return points;
+    if (runOnCluster())
+      throw std::runtime_error(tr("Private tuning runs on this computer only, not on a Slurm "
+                                  "cluster.")
+                                   .toStdString());
+    train::checkTunable(m_base);
+    train::PrivateTuningDraw draw = train::drawPrivateTuning(points, *tuning, m_base.training.seed);
+    if (draw.points.empty())
+      throw std::runtime_error(tr("Private tuning drew K = 0 runs with this seed: nothing would "
+                                  "train or be released. Change the panel's seed or the mean.")
+                                   .toStdString());
+    return std::move(draw.points);
   } catch (const std::exception& e) {
     if (error) *error = QString::fromUtf8(e.what());
     return {};
@@ -255,6 +314,11 @@ void SweepDialog::refresh() {
   if (!ok) {
     m_summary->setText(
         QStringLiteral("<span style='color:#c00'>%1</span>").arg(error.toHtmlEscaped()));
+  } else if (const auto tuning = privateTuning()) {
+    m_summary->setText(tr("Private tuning: %1 run(s) drawn at random (%2) will train; only the "
+                          "best is released, and what that costs is shown beside the Sweep map.")
+                           .arg(expanded.size())
+                           .arg(QString::fromStdString(privacy::tuningWords(*tuning))));
   } else if (runOnCluster()) {
     m_summary->setText(tr("%n run(s) will be sent to Slurm as a job array.", nullptr,
                           static_cast<int>(expanded.size())));
