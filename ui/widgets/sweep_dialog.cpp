@@ -235,6 +235,8 @@ void SweepDialog::restore() {
   m_mem->setText(settings.value(key("mem")).toString());
   m_cpus->setValue(settings.value(key("cpusPerTask"), 0).toInt());
   m_maxParallel->setValue(settings.value(key("maxParallel"), 0).toInt());
+  setPrivateTuning(settings.value(key("tuning")).toString(),
+                   settings.value(key("tuningMean"), m_tuningMean->value()).toDouble());
 }
 
 void SweepDialog::remember() const {
@@ -255,6 +257,8 @@ void SweepDialog::remember() const {
   settings.setValue(key("mem"), m_mem->text().trimmed());
   settings.setValue(key("cpusPerTask"), m_cpus->value());
   settings.setValue(key("maxParallel"), m_maxParallel->value());
+  settings.setValue(key("tuning"), m_tuningLaw->currentData().toString());
+  settings.setValue(key("tuningMean"), m_tuningMean->value());
 }
 
 void SweepDialog::done(int result) {
