@@ -69,6 +69,7 @@ void ClassAccuracyView::redrawNow() {
   auto* y = new QValueAxis;
   y->setTitleText(tr("test accuracy of the class"));
   y->setRange(0, 1);
+  y->setTickCount(6);  // 0, 0.2, … 1: every label exact
   y->setLabelFormat(QStringLiteral("%.1f"));
   chart->addAxis(x, Qt::AlignBottom);
   chart->addAxis(y, Qt::AlignLeft);
@@ -85,6 +86,7 @@ void ClassAccuracyView::redrawNow() {
     series->attachAxis(y);
   }
   x->setRange(0, lastEpoch);
+  x->applyNiceNumbers();  // whole epochs on the ticks
   if (run) chart->setTitle(tr("%1: test accuracy per class").arg(run->name.left(80)));
   m_chartView->setChart(chart);  // the view owns the chart and deletes the previous one
   const bool empty = curves.empty();

@@ -319,8 +319,9 @@ void SweepDialog::refresh() {
     m_summary->setText(
         QStringLiteral("<span style='color:#c00'>%1</span>").arg(error.toHtmlEscaped()));
   } else if (const auto tuning = privateTuning()) {
-    m_summary->setText(tr("Private tuning: %1 run(s) drawn at random (%2) will train; only the "
-                          "best is released, and what that costs is shown beside the Sweep map.")
+    m_summary->setText(tr("Private tuning: %1 run(s), drawn at random from the grid, will "
+                          "train; released: the %2. What that costs is shown under the Sweep "
+                          "map.")
                            .arg(expanded.size())
                            .arg(QString::fromStdString(privacy::tuningWords(*tuning))));
   } else if (runOnCluster()) {
