@@ -46,10 +46,19 @@ void TuningSummaryView::refreshNow() {
   if (m_tuningRuns.isEmpty()) runs = m_model->runs();
   if (runs.empty()) {
     m_request.cancel();
+    m_signature.clear();
     setText(tr("Run a sweep to see what releasing its best run costs in privacy."));
     Q_EMIT summaryShown();
     return;
   }
+  // Progress reports change nothing summed up here: only which runs are shown does (a run's
+  // settings never change under its id), so the same set is not asked again.
+  QString signature =
+      m_law ? QString::number(m_law->mean) + QString::number(m_law->shape) : QString();
+  for (const RunRecord& run : runs)
+    if (run.visible) signature += QLatin1Char(' ') + QString::number(run.id);
+  if (signature == m_signature) return;
+  m_signature = signature;
   const auto law = m_tuningRuns.isEmpty() ? std::nullopt : m_law;
   m_request.start<QString>(
       JobKind::Preview, this,

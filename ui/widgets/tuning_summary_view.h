@@ -45,6 +45,7 @@ class TuningSummaryView : public QLabel {
   QList<int> m_tuningRuns;
   std::optional<privacy::TuningDistribution> m_law;
   std::vector<train::SweepPoint> m_grid;
+  QString m_signature;  // the law and the summed-up runs of the last request
 };
 
 }  // namespace epsilon::ui
