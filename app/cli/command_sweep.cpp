@@ -394,22 +394,28 @@ constexpr const char* kTuningScore = "final test accuracy on the held-out test s
 // dominatingRun), then K points drawn from the sweep's seed in place of the grid.
 QJsonObject planPrivateTuning(SweepPlan& plan, const privacy::TuningDistribution& tuning,
                               DatasetCache& cache) {
-  std::vector<privacy::PrivacyRunDescription> descriptions;
-  for (const auto& p : plan.points)
-    descriptions.push_back(train::privacyDescription(
-        p.config, train::planInput(p.config, *cache.get(p.config.dataset))));
-  const auto bound = privacy::dominatingRun(descriptions);
-  if (!bound)
-    throw UsageError(
-        "--private-tuning: no point of the grid costs at least as much privacy as every other "
-        "at every RDP order, so no one statement bounds a point drawn at random; sweep settings "
-        "where one point is the most expensive (e.g. noise_multiplier, learning_rate)");
+  std::vector<train::ExperimentConfig> configs;
+  for (const auto& p : plan.points) configs.push_back(p.config);
+  std::optional<train::TuningBound> found;
+  try {
+    found = train::tuningBound(
+        configs,
+        [&](const train::ExperimentConfig& c) {
+          return train::planInput(c, *cache.get(c.dataset));
+        },
+        tuning);
+  } catch (const ConfigError& e) {  // "private tuning: why", said of the flag
+    const std::string why = e.what();
+    throw UsageError("--private-tuning: " + why.substr(why.find(": ") + 2));
+  }
+  const std::size_t* bound = &found->index;
   QJsonObject summary{
       {QStringLiteral("bounding_point"), plan.points[*bound].index},
       {QStringLiteral("bounding_label"), QString::fromStdString(plan.points[*bound].label)},
       {QStringLiteral("grid_points"), static_cast<qint64>(plan.points.size())},
       {QStringLiteral("selection_score"), QString::fromUtf8(kTuningScore)}};
-  insertTunedStatements(summary, descriptions[*bound], tuning, "--private-tuning");
+  found->description.tuning.reset();
+  insertTunedStatements(summary, found->description, tuning, "--private-tuning");
   const train::PrivateTuningDraw draw =
       train::drawPrivateTuning(plan.points, tuning, plan.base.training.seed);
   QJsonArray drawn;

@@ -107,8 +107,10 @@ RunPlanInput planInput(const ExperimentConfig& config, const data::Dataset& data
 }
 
 RunPlanInput planInput(const ExperimentConfig& config) {
-  for (const data::DatasetInfo& info : data::listDatasets())
-    if (info.name == config.dataset.name && !info.synthetic) return planInput(config, info);
+  // A thinned class changes N by a count only the loaded set knows.
+  if (config.dataset.options.minorityClass < 0)
+    for (const data::DatasetInfo& info : data::listDatasets())
+      if (info.name == config.dataset.name && !info.synthetic) return planInput(config, info);
   return planInput(config, data::loadDataset(config.dataset.name, config.dataset.options));
 }
 

@@ -33,6 +33,7 @@ class AttackView;
 class ClusterSweeps;
 struct ClusterSweepRequest;
 class ChartPanel;
+class ClassAccuracyView;
 class DecisionBoundaryView;
 class ExperimentPanel;
 class FocusView;
@@ -47,6 +48,7 @@ class RunsView;
 class SweepDialog;
 class SweepMapView;
 class TrainingController;
+class TuningSummaryView;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -80,6 +82,8 @@ class MainWindow : public QMainWindow {
   AttackView* attackView() const { return m_attackView; }
   AttackController* attackController() const { return m_attackController; }
   SweepMapView* sweepMapView() const { return m_sweepMap; }
+  TuningSummaryView* tuningSummaryView() const { return m_tuningSummary; }
+  ClassAccuracyView* classAccuracyView() const { return m_classAccuracy; }
   // Selects the run in the Runs table (a click on the sweep map asks for it).
   void selectRunInTable(int runId);
   QTabWidget* centralTabs() const { return m_tabs; }
@@ -218,6 +222,8 @@ class MainWindow : public QMainWindow {
   AttackView* m_attackView = nullptr;
   AttackController* m_attackController = nullptr;
   SweepMapView* m_sweepMap = nullptr;
+  TuningSummaryView* m_tuningSummary = nullptr;
+  ClassAccuracyView* m_classAccuracy = nullptr;
   QTimer* m_liveDebounce;
   QAction* m_liveAction = nullptr;
   QAction* m_presentationAction = nullptr;

@@ -26,6 +26,7 @@
 #include "ui/widgets/runs_view.h"
 #include "ui/widgets/sweep_dialog.h"
 #include "ui/widgets/training_controller.h"
+#include "ui/widgets/tuning_summary_view.h"
 
 namespace epsilon::ui {
 
@@ -228,13 +229,21 @@ QList<int> MainWindow::startSweep(const std::vector<train::SweepPoint>& points) 
   for (std::size_t i = 0; i < points.size(); ++i)
     ids << m_controller->start(paced(points[i].config), names[static_cast<int>(i)], false);
   m_sweepRuns = ids;
+  m_tuningSummary->setTuningSweep({}, std::nullopt, {});  // a fixed sweep, unless told otherwise
   updateSweepProgress();
   return ids;
 }
 
 QList<int> MainWindow::startSweepFrom(const SweepDialog& dialog) {
   const ClusterOptions& where = *dialog.clusterOptions();
-  if (!where.runOnCluster()) return startSweep(dialog.points());
+  if (!where.runOnCluster()) {
+    const QList<int> ids = startSweep(dialog.points());
+    // A private tuning's summary covers its K runs, with the law K was drawn from.
+    const auto tuning = dialog.privateTuning();
+    m_tuningSummary->setTuningSweep(tuning ? ids : QList<int>{}, tuning,
+                                    tuning ? dialog.grid() : std::vector<train::SweepPoint>{});
+    return ids;
+  }
   ClusterSweepRequest request;
   request.base = m_panel->config();
   request.axes = dialog.axes();

@@ -3,6 +3,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -10,6 +11,10 @@
 #include <QRegularExpression>
 #include <QSettings>
 
+#include <limits>
+#include <stdexcept>
+
+#include "core/train/private_tuning.h"
 #include "ui/widgets/cluster_options.h"
 
 namespace epsilon::ui {
@@ -62,6 +67,7 @@ SweepDialog::SweepDialog(const train::ExperimentConfig& base, QWidget* parent)
   form->addRow(m_useSecond);
   form->addRow(tr("Second parameter"), m_parameter[1]);
   form->addRow(tr("Values"), m_values[1]);
+  buildTuningRows(form);
   m_cluster = new ClusterOptions(QStringLiteral("sweep"), this);
   connect(m_cluster, &ClusterOptions::changed, this, &SweepDialog::refresh);
   form->addRow(m_cluster);
@@ -77,6 +83,43 @@ SweepDialog::SweepDialog(const train::ExperimentConfig& base, QWidget* parent)
   refresh();
 }
 
+void SweepDialog::buildTuningRows(QFormLayout* form) {
+  m_tuningLaw = new QComboBox(this);
+  m_tuningLaw->setObjectName(QStringLiteral("privateTuning"));
+  m_tuningLaw->addItem(tr("Off: train every point"), QString());
+  m_tuningLaw->addItem(tr("Poisson number of runs"), QStringLiteral("poisson"));
+  m_tuningLaw->addItem(tr("Geometric number of runs"), QStringLiteral("geometric"));
+  m_tuningLaw->addItem(tr("Logarithmic number of runs"), QStringLiteral("log"));
+  m_tuningLaw->setToolTip(
+      tr("Private tuning: train a random number K of the grid's points, drawn at random with "
+         "the panel's seed, and release only the best; its ε (Papernot & Steinke 2022) is "
+         "shown beside the Sweep map. RDP accountant only."));
+  m_tuningMean = new QDoubleSpinBox(this);
+  m_tuningMean->setObjectName(QStringLiteral("privateTuningMean"));
+  m_tuningMean->setRange(1.0, 100.0);
+  m_tuningMean->setDecimals(1);
+  m_tuningMean->setValue(4.0);
+  m_tuningMean->setPrefix(tr("mean "));
+  connect(m_tuningLaw, &QComboBox::currentIndexChanged, this, &SweepDialog::refresh);
+  connect(m_tuningMean, &QDoubleSpinBox::valueChanged, this, &SweepDialog::refresh);
+  form->addRow(tr("Private tuning"), m_tuningLaw);
+  form->addRow(tr("Mean number of runs"), m_tuningMean);
+}
+
+std::optional<privacy::TuningDistribution> SweepDialog::privateTuning() const {
+  const QString law = m_tuningLaw->currentData().toString();
+  if (law.isEmpty()) return std::nullopt;
+  const double shape = law == QLatin1String("poisson")     ? std::numeric_limits<double>::infinity()
+                       : law == QLatin1String("geometric") ? 1.0
+                                                           : 0.0;
+  return privacy::TuningDistribution{m_tuningMean->value(), shape};
+}
+
+void SweepDialog::setPrivateTuning(const QString& law, double mean) {
+  m_tuningLaw->setCurrentIndex(std::max(0, m_tuningLaw->findData(law)));
+  m_tuningMean->setValue(mean);
+}
+
 void SweepDialog::restore() {
   const QSettings settings;
   for (int i = 0; i < 2; ++i) {
@@ -87,6 +130,8 @@ void SweepDialog::restore() {
         settings.value(kKey + QStringLiteral("values") + n, m_values[i]->text()).toString());
   }
   m_useSecond->setChecked(settings.value(key("second"), false).toBool());
+  setPrivateTuning(settings.value(key("tuning")).toString(),
+                   settings.value(key("tuningMean"), m_tuningMean->value()).toDouble());
 }
 
 void SweepDialog::remember() const {
@@ -98,6 +143,8 @@ void SweepDialog::remember() const {
   }
   settings.setValue(key("second"), m_useSecond->isChecked());
   m_cluster->remember();
+  settings.setValue(key("tuning"), m_tuningLaw->currentData().toString());
+  settings.setValue(key("tuningMean"), m_tuningMean->value());
 }
 
 void SweepDialog::done(int result) {
@@ -120,9 +167,26 @@ std::vector<train::SweepAxis> SweepDialog::axes() const {
   return result;
 }
 
+std::vector<train::SweepPoint> SweepDialog::grid() const {
+  return train::expandSweep(m_base, axes());
+}
+
 std::vector<train::SweepPoint> SweepDialog::points(QString* error) const {
   try {
-    return train::expandSweep(m_base, axes());
+    std::vector<train::SweepPoint> points = grid();
+    const auto tuning = privateTuning();
+    if (!tuning) return points;
+    if (m_cluster->runOnCluster())
+      throw std::runtime_error(tr("Private tuning runs on this computer only, not on a Slurm "
+                                  "cluster.")
+                                   .toStdString());
+    train::checkTunable(m_base);
+    train::PrivateTuningDraw draw = train::drawPrivateTuning(points, *tuning, m_base.training.seed);
+    if (draw.points.empty())
+      throw std::runtime_error(tr("Private tuning drew K = 0 runs with this seed: nothing would "
+                                  "train or be released. Change the panel's seed or the mean.")
+                                   .toStdString());
+    return std::move(draw.points);
   } catch (const std::exception& e) {
     if (error) *error = QString::fromUtf8(e.what());
     return {};
@@ -139,6 +203,12 @@ void SweepDialog::refresh() {
   if (!ok) {
     m_summary->setText(
         QStringLiteral("<span style='color:#c00'>%1</span>").arg(error.toHtmlEscaped()));
+  } else if (const auto tuning = privateTuning()) {
+    m_summary->setText(tr("Private tuning: %1 run(s), drawn at random from the grid, will "
+                          "train; released: the %2. What that costs is shown under the Sweep "
+                          "map.")
+                           .arg(expanded.size())
+                           .arg(QString::fromStdString(privacy::tuningWords(*tuning))));
   } else if (m_cluster->runOnCluster()) {
     m_summary->setText(tr("%n run(s) will be sent to Slurm as a job array.", nullptr,
                           static_cast<int>(expanded.size())));

@@ -8,11 +8,14 @@
 #pragma once
 
 #include <QDialog>
+#include <optional>
 #include <vector>
 
+#include "core/train/private_tuning.h"
 #include "core/train/sweep.h"
 
 class QComboBox;
+class QDoubleSpinBox;
 class QLineEdit;
 class QLabel;
 class QCheckBox;
@@ -28,8 +31,17 @@ class SweepDialog : public QDialog {
   SweepDialog(const train::ExperimentConfig& base, QWidget* parent = nullptr);
 
   std::vector<train::SweepAxis> axes() const;
-  // The expanded sweep, or an empty list with `error` naming what is wrong.
+  // The expanded sweep, or an empty list with `error` naming what is wrong. With private
+  // tuning, the K runs drawn from the grid with the panel's seed (core/train/private_tuning.h,
+  // what `epsilonlab-cli sweep --private-tuning` trains).
   std::vector<train::SweepPoint> points(QString* error = nullptr) const;
+  // The grid itself: every combination of the values (what private tuning draws from).
+  std::vector<train::SweepPoint> grid() const;
+
+  // Private tuning (Papernot & Steinke 2022): the law of the number of runs K, or none (every
+  // point trains). `law` is "poisson", "geometric", "log" or "" (off); tests and scripts.
+  std::optional<privacy::TuningDistribution> privateTuning() const;
+  void setPrivateTuning(const QString& law, double mean);
 
   void setAxis(int which, const QString& parameter, const QString& values);  // tests, presets
 
@@ -40,6 +52,7 @@ class SweepDialog : public QDialog {
 
  private:
   void refresh();
+  void buildTuningRows(QFormLayout* form);
   void restore();
   void remember() const;
 
@@ -48,6 +61,8 @@ class SweepDialog : public QDialog {
   QLineEdit* m_values[2];
   QCheckBox* m_useSecond;
   ClusterOptions* m_cluster;  // where it runs and the sbatch options (cluster_options.h)
+  QComboBox* m_tuningLaw;
+  QDoubleSpinBox* m_tuningMean;
   QLabel* m_summary;
   QDialogButtonBox* m_buttons;
 };

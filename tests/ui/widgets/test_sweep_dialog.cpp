@@ -116,6 +116,32 @@ class TestSweepDialog : public QObject {
     QCOMPARE(again.clusterOptions()->slurmSettings().partition, QStringLiteral("long"));
   }
 
+  // The Private tuning choice and its mean are remembered too; with Slurm it is refused (the
+  // K runs are drawn and selected on this computer).
+  void remembersThePrivateTuningAndRefusesItOnSlurm() {
+    train::ExperimentConfig base;
+    base.dataset.name = "xor";
+    {
+      SweepDialog first(base);
+      first.clusterOptions()->setRunOnCluster(false);
+      first.setPrivateTuning(QStringLiteral("log"), 6.0);
+      first.reject();
+    }
+    SweepDialog again(base);
+    const auto law = again.privateTuning();
+    QVERIFY(law.has_value());
+    QCOMPARE(law->mean, 6.0);
+    QCOMPARE(law->shape, 0.0);
+    again.clusterOptions()->setRunOnCluster(true);
+    QString error;
+    QVERIFY(again.points(&error).empty());
+    QVERIFY2(error.contains(QStringLiteral("this computer only")), qPrintable(error));
+    QVERIFY(!okButton(again)->isEnabled());
+    again.setPrivateTuning(QString(), 6.0);
+    QVERIFY(!again.privateTuning().has_value());
+    again.reject();  // remembered off, for the suites after this one
+  }
+
   void refusesWhatSlurmWouldRefuse() {
     SweepDialog dialog{train::ExperimentConfig{}};
     dialog.setAxis(0, QStringLiteral("noise_multiplier"), QStringLiteral("1 2"));
