@@ -1,9 +1,6 @@
 #include "core/train/memory_estimate.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cstdio>
 
 #include "core/common/errors.h"
 
@@ -17,12 +14,6 @@ constexpr double kParameterCopies = 5.0;
 // The per-example gradient rows held at once (core/train/private_gradient.cpp materialises at
 // least 16 rows of P; the fast path holds as many squared-norm rows and activations).
 constexpr long long kPerExampleRows = 16;
-
-std::string gigabytes(double bytes) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g GB", bytes / 1e9);
-  return text;
-}
 
 std::string grouped(long long value) {
   std::string digits = std::to_string(value), out;
@@ -56,13 +47,6 @@ MemoryEstimate estimateMemory(const ExperimentConfig& config, const data::Sample
   return estimate;
 }
 
-double physicalMemoryBytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long size = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || size <= 0) return 1e18;  // unknown: no limit
-  return static_cast<double>(pages) * static_cast<double>(size);
-}
-
 void checkMemory(const ExperimentConfig& config, const MemoryEstimate& estimate,
                  double limitBytes) {
   if (!(estimate.total() > limitBytes)) return;
@@ -73,11 +57,11 @@ void checkMemory(const ExperimentConfig& config, const MemoryEstimate& estimate,
     what = "the network would have " + grouped(estimate.parameters) + " parameters and needs";
   } else {
     field = "dataset.name";
-    what = "the data set's features need " + gigabytes(estimate.dataBytes) + " and the run";
+    what = "the data set's features need " + memoryText(estimate.dataBytes) + " and the run";
   }
-  throw ConfigError(field + ": " + what + " about " + gigabytes(estimate.total()) +
+  throw ConfigError(field + ": " + what + " about " + memoryText(estimate.total()) +
                     " of memory (weights, gradients, optimizer state, per-example gradients " +
-                    "and the data set), more than the " + gigabytes(limitBytes) +
+                    "and the data set), more than the " + memoryText(limitBytes) +
                     " of memory here; choose a smaller network or data set");
 }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/common/memory.h"
 #include "core/data/dataset.h"
 #include "core/nn/model.h"
 #include "core/train/experiment_config.h"
@@ -29,15 +30,12 @@ struct MemoryEstimate {
 MemoryEstimate estimateMemory(const ExperimentConfig& config, const data::SampleShape& shape,
                               int classes, long long examples, const nn::PresetOptions& options);
 
-// This machine's physical memory in bytes (the limit checkMemory applies).
-double physicalMemoryBytes();
-
 // Throws ConfigError when estimate.total() exceeds `limitBytes`: "model.hidden: the network
 // would have 12,884,901,888 parameters and needs about 275 GB …, more than the 24 GB of
 // memory here", naming model.hidden (an mlp) or model.preset, or dataset.name when the data
 // set's share is the larger.
 void checkMemory(const ExperimentConfig& config, const MemoryEstimate& estimate,
-                 double limitBytes = physicalMemoryBytes());
+                 double limitBytes = availableMemoryBytes());
 
 // The PresetOptions the trainer builds `config`'s network with (hidden widths, PCA dims).
 nn::PresetOptions presetOptions(const ExperimentConfig& config);
