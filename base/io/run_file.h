@@ -41,8 +41,10 @@ train::RunResult readRunResult(const QString& path);
 // holding run files).
 // `missingRuns`, when given, receives how many runs of a sweep the folder lacks (its run files
 // say how many points the sweep has: a sweep still running, or killed; `sweep --resume`
-// finishes it), 0 otherwise.
-std::vector<RunRecord> openSessionOrRuns(const QString& path, int* missingRuns = nullptr);
+// finishes it), 0 otherwise. `saveSuggestion`, when given, receives
+// saveSuggestionAfterOpening(path) without reading the file a second time.
+std::vector<RunRecord> openSessionOrRuns(const QString& path, int* missingRuns = nullptr,
+                                         QString* saveSuggestion = nullptr);
 
 // Where File › Save session should propose to write after opening `path`: the file itself
 // when it is a session file, else a new "<name>-session.json" beside the run file or folder,

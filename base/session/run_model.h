@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "base/io/run_palette.h"
 #include "base/io/run_record.h"
 
 namespace epsilon::ui {
@@ -91,7 +92,9 @@ class RunModel : public QAbstractTableModel {
  private:
   RunRecord* find(int id);
   void refreshDiffs();
-  void prepareNewRun(RunRecord& run);  // its id, colour and name when it has none
+  RunColorPicker colorPicker() const;  // counting the runs' colours
+  // Its id, colour (from `colors`, which then counts it) and name when it has none.
+  void prepareNewRun(RunRecord& run, RunColorPicker& colors);
   void emitRowChanged(int row);
 
   std::vector<RunRecord> m_runs;

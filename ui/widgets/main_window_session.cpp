@@ -66,8 +66,10 @@ QString MainWindow::saveSessionTo(const QString& path) {
 QString MainWindow::openSessionFrom(const QString& path) {
   std::vector<RunRecord> runs;
   int missing = 0;
+  QString suggestion;
   try {
-    runs = openSessionOrRuns(path, &missing);  // a session, a run file or a folder of run files
+    runs = openSessionOrRuns(path, &missing,
+                             &suggestion);  // a session, a run file or a folder of run files
   } catch (const std::exception& e) {
     showError(tr("Cannot open the session"), QString::fromUtf8(e.what()));
     return m_lastError;
@@ -80,7 +82,7 @@ QString MainWindow::openSessionFrom(const QString& path) {
   m_clusterSweeps->follow();  // runs still waiting for a cluster's job go on waiting
   m_charts->redrawNow();
   m_sessionPath = path;
-  m_saveSuggestion = saveSuggestionAfterOpening(path);
+  m_saveSuggestion = suggestion;
   m_session->setSaved();  // what was open before was settled; the runs are the file's
   if (m_options.useSettings && path != m_options.recoveryFile)
     QSettings().setValue(QStringLiteral("lastSession"), path);
