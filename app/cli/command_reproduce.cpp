@@ -1,7 +1,8 @@
 // `epsilonlab-cli reproduce`: runs the seed documents' presets (all training runs of all
 // presets as parallel jobs of one JobRunner), draws their charts with the GUI's chart code,
 // and writes DIR/index.html: per preset the charts, what the document reported, EpsilonLab's
-// numbers and a verdict per figure (same trend or not).
+// numbers and a verdict per figure (same trend or not). Every run lives in the session model
+// the GUI uses (base/session/batch_runs.h); the charts are drawn from it.
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
@@ -11,9 +12,13 @@
 #include <cmath>
 
 #include "base/io/preset_file.h"
+#include "base/session/batch_runs.h"
+#include "base/session/run_model.h"
+#include "base/session/session.h"
 #include "cli_options.h"
 #include "core/common/errors.h"
 #include "experiment_json.h"
+#include "reproduce_cluster.h"
 #include "reproduce_html.h"
 #include "reproduce_plot.h"
 #include "reproduce_runs.h"
@@ -41,14 +46,17 @@ std::vector<ui::Preset> selectPresets(const QString& only) {
   return chosen;
 }
 
-// The preset's charts: the GUI's 2×2 grid, or for an accountant-only preset its ε chart.
-void drawCharts(PresetOutcome& o, const QDir& out, bool quick) {
+// The preset's charts from its runs in the session model: the GUI's 2×2 grid, or for an
+// accountant-only preset its ε chart.
+void drawCharts(PresetOutcome& o, const QDir& out, bool quick, const ui::RunModel& model) {
   const QString file = o.preset.name + QStringLiteral(".png");
   const QString caption = o.preset.name + (quick ? QStringLiteral(" (quick)") : QString());
+  std::vector<ui::RunRecord> runs;
+  for (int id : o.runIds) runs.push_back(*model.run(id));
   const QString error = o.preset.kind == ui::PresetKind::Accountant
-                            ? plotOneChart(o.points, o.results, QStringLiteral("epsilon-vs-epoch"),
+                            ? plotOneChart(o.points, runs, QStringLiteral("epsilon-vs-epoch"),
                                            out.filePath(file), caption)
-                            : plotRunGrid(o.points, o.results, out.filePath(file), caption);
+                            : plotRunGrid(o.points, runs, out.filePath(file), caption);
   if (error.isEmpty())
     o.images << file;
   else
@@ -73,6 +81,10 @@ void addReproduceOptions(QCommandLineParser& parser) {
       {QStringLiteral("run-files"),
        QStringLiteral("Also write every run's JSON file (experiment + history).")},
       {QStringLiteral("quiet"), QStringLiteral("Do not print a line per finished run.")},
+      {QStringLiteral("report-only"),
+       QStringLiteral("Train nothing: write the report from the run files a cluster left in "
+                      "DIR/NAME after `reproduce --slurm --out DIR` (every run must have "
+                      "landed; --quick and the data sets are the submission's).")},
   });
   addSlurmOptions(parser, QStringLiteral("reproduce"));
 }
@@ -84,13 +96,16 @@ struct ReproducePlan {
   std::vector<std::pair<std::size_t, std::size_t>> owner;  // planned run -> (preset, point)
 };
 
-ReproducePlan planReproduce(const std::vector<ui::Preset>& presets, bool quick,
-                            DatasetCache& cache) {
+// `datasets`: a preset's data set by its name when already chosen (the one its cluster tasks
+// ran on), else the preferred one installed here.
+ReproducePlan planReproduce(const std::vector<ui::Preset>& presets, bool quick, DatasetCache& cache,
+                            const QMap<QString, QString>& datasets = {}) {
   ReproducePlan plan;
   for (const ui::Preset& preset : presets) {
     PresetOutcome o;
     o.preset = preset;
-    o.dataset = ui::chooseDataset(preset, &o.datasetNote);
+    o.dataset = datasets.contains(preset.name) ? datasets.value(preset.name)
+                                               : ui::chooseDataset(preset, &o.datasetNote);
     const train::ExperimentConfig base = ui::presetBaseConfig(preset, quick, o.dataset);
     o.dataset = QString::fromStdString(base.dataset.name);
     o.input = train::planInput(base, *cache.get(base.dataset));
@@ -122,11 +137,15 @@ QString progressLine(std::size_t done, std::size_t total, const QString& preset,
       .arg(r.elapsedSeconds, 0, 'f', 1);
 }
 
-void trainAll(ReproducePlan& plan, int jobs, DatasetCache& cache, bool quiet) {
+// Trains every run, each landing in its run of `model` as it finishes.
+void trainAll(ReproducePlan& plan, int jobs, DatasetCache& cache, bool quiet, ui::RunModel& model) {
+  for (PresetOutcome& o : plan.outcomes) o.runIds = ui::addPlannedRuns(model, o.points);
   QTextStream err(stderr);
   std::size_t done = 0;
   const auto results =
       runPlanned(plan.planned, jobs, cache, [&](std::size_t i, const train::RunResult& r) {
+        const auto [preset, point] = plan.owner[i];
+        ui::landResult(model, plan.outcomes[preset].runIds[point], r);
         ++done;
         if (quiet) return;
         err << progressLine(done, plan.planned.size(),
@@ -141,7 +160,7 @@ void trainAll(ReproducePlan& plan, int jobs, DatasetCache& cache, bool quiet) {
 // Per preset: its measured numbers, verdicts, runs/NAME/summary.csv (or every run file) and
 // its charts.
 void writePresetOutputs(std::vector<PresetOutcome>& outcomes, const QDir& out, bool quick,
-                        bool runFiles) {
+                        bool runFiles, const ui::RunModel& model) {
   for (PresetOutcome& o : outcomes) {
     for (std::size_t i = 0; i < o.points.size(); ++i)
       o.measured.push_back(measureRun(o.points[i], o.results[i]));
@@ -155,7 +174,7 @@ void writePresetOutputs(std::vector<PresetOutcome>& outcomes, const QDir& out, b
                           summaryCsv(o.points, o.results));
     }
     o.summaryFile = folder + QStringLiteral("/summary.csv");
-    drawCharts(o, out, quick);
+    drawCharts(o, out, quick, model);
   }
 }
 
@@ -176,20 +195,64 @@ int summarize(const std::vector<PresetOutcome>& outcomes, const QDir& out, doubl
   return kExitOk;
 }
 
-// `reproduce --slurm`: each preset is sent as its own sweep (`sweep --preset NAME [--quick]`,
-// one array task per run) into DIR/NAME, through the same submission as `sweep --slurm`.
-// The report needs every run: it is written by a `reproduce` run here, not by the cluster.
+// `reproduce --slurm`: each preset is sent as its own sweep (`sweep --preset NAME [--quick]
+// --dataset D`, one array task per run, D the data set chosen here) into DIR/NAME, through the
+// same submission as `sweep --slurm`. The report needs every run: `reproduce --report-only`
+// writes it here once they have landed (reproduce_cluster.cpp).
 int submitPresetsToSlurm(const QCommandLineParser& parser, const ReproducePlan& plan, bool quick) {
   const SlurmRequest request = readSlurmRequest(parser);
   const QDir out(parser.value(QStringLiteral("out")));
   for (const PresetOutcome& o : plan.outcomes) {
     QStringList args{QStringLiteral("--preset"), o.preset.name};
     if (quick) args << QStringLiteral("--quick");
+    if (!o.dataset.isEmpty()) args << QStringLiteral("--dataset") << o.dataset;
     SlurmRequest each = request;
     if (each.tasks) each.tasks = std::min(*each.tasks, static_cast<int>(o.points.size()));
     submitToSlurm(each, {out.filePath(o.preset.name), args, {}, static_cast<int>(o.points.size())});
   }
   return kExitOk;
+}
+
+// Writes DIR/index.html from the outcomes and says how many figures agree.
+int writeReport(std::vector<PresetOutcome>& outcomes, const QDir& out, ReportInfo info,
+                const QStringList& arguments) {
+  info.command =
+      QStringLiteral("epsilonlab-cli reproduce ") + arguments.mid(1).join(QLatin1Char(' '));
+  info.version = QCoreApplication::applicationVersion();
+  info.finished = QDateTime::currentDateTime();
+  writeFileAtomically(out.filePath(QStringLiteral("index.html")), reportHtml(outcomes, info));
+  return summarize(outcomes, out, info.wallSeconds);
+}
+
+// `reproduce --report-only`: the report of what `reproduce --slurm` sent to a cluster, from
+// the run files its tasks left in DIR/NAME (the same outputs and page as a local run).
+int reportFromCluster(const QCommandLineParser& parser, const QStringList& arguments) {
+  for (const char* flag : {"slurm", "jobs", "run-files"})
+    if (parser.isSet(QLatin1String(flag)))
+      throw UsageError(QStringLiteral("--%1: not with --report-only (it trains nothing; its run "
+                                      "files are in DIR/NAME)")
+                           .arg(QLatin1String(flag))
+                           .toStdString());
+  requirePlotTool("reproduce");
+  const QDir out(parser.value(QStringLiteral("out")));
+  const QString only = parser.value(QStringLiteral("only"));
+  const ClusterReproduction cluster = readClusterReproduction(
+      out, selectPresets(only), only.isEmpty(), parser.isSet(QStringLiteral("quick")));
+  DatasetCache cache;
+  ReproducePlan plan = planReproduce(cluster.presets, cluster.quick, cache, cluster.datasets);
+  const QDateTime lastLanded = readClusterResults(plan.outcomes, out);
+  ui::Session session;  // the cluster's runs, as the GUI's session model holds them
+  for (PresetOutcome& o : plan.outcomes) {
+    o.runIds = ui::addPlannedRuns(*session.runs(), o.points);
+    for (std::size_t i = 0; i < o.points.size(); ++i)
+      ui::landResult(*session.runs(), o.runIds[i], o.results[i]);
+  }
+  writePresetOutputs(plan.outcomes, out, cluster.quick, false, *session.runs());
+  ReportInfo info;
+  info.quick = cluster.quick;
+  info.wallSeconds = std::max<qint64>(0, cluster.submitted.msecsTo(lastLanded)) / 1000.0;
+  info.clusterJobs = cluster.jobIds;
+  return writeReport(plan.outcomes, out, info, arguments);
 }
 
 int runReproduce(const QStringList& arguments) {
@@ -204,6 +267,7 @@ int runReproduce(const QStringList& arguments) {
     throw UsageError("--jobs: expected an integer in [1, 1024], got " + std::to_string(*jobs));
   const bool quick = parser.isSet(QStringLiteral("quick"));
   const std::vector<ui::Preset> presets = selectPresets(parser.value(QStringLiteral("only")));
+  if (parser.isSet(QStringLiteral("report-only"))) return reportFromCluster(parser, arguments);
   checkSlurmFlagUse(parser, {QStringLiteral("jobs"), QStringLiteral("run-files")});
   if (parser.isSet(QStringLiteral("slurm"))) {
     DatasetCache cache;
@@ -218,8 +282,11 @@ int runReproduce(const QStringList& arguments) {
 
   DatasetCache cache;
   ReproducePlan plan = planReproduce(presets, quick, cache);
-  trainAll(plan, jobs ? static_cast<int>(*jobs) : 0, cache, parser.isSet(QStringLiteral("quiet")));
-  writePresetOutputs(plan.outcomes, out, quick, parser.isSet(QStringLiteral("run-files")));
+  ui::Session session;  // every run, as the GUI's session model holds them
+  trainAll(plan, jobs ? static_cast<int>(*jobs) : 0, cache, parser.isSet(QStringLiteral("quiet")),
+           *session.runs());
+  writePresetOutputs(plan.outcomes, out, quick, parser.isSet(QStringLiteral("run-files")),
+                     *session.runs());
 
   ReportInfo info;
   info.quick = quick;
@@ -227,12 +294,7 @@ int runReproduce(const QStringList& arguments) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   info.cores = QThread::idealThreadCount();
   info.jobs = jobs ? static_cast<int>(*jobs) : 0;
-  info.command =
-      QStringLiteral("epsilonlab-cli reproduce ") + arguments.mid(1).join(QLatin1Char(' '));
-  info.version = QCoreApplication::applicationVersion();
-  info.finished = QDateTime::currentDateTime();
-  writeFileAtomically(out.filePath(QStringLiteral("index.html")), reportHtml(plan.outcomes, info));
-  return summarize(plan.outcomes, out, info.wallSeconds);
+  return writeReport(plan.outcomes, out, info, arguments);
 }
 
 }  // namespace

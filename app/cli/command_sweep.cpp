@@ -3,6 +3,8 @@
 // draws the family of curves (--plot), and can run one shard of the sweep (--shard K/N). With
 // --private-tuning DIST it runs instead a random number K of the grid's points, drawn at
 // random, and reports the best one with the privacy of releasing it (private_tuning.h).
+// Its runs live in the session model the GUI uses (base/session/batch_runs.h): the charts and
+// --session are drawn and written from it.
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFile>
@@ -22,6 +24,9 @@
 #include "base/io/preset_file.h"
 #include "base/io/privacy_preview.h"
 #include "base/io/run_file.h"
+#include "base/session/batch_runs.h"
+#include "base/session/run_model.h"
+#include "base/session/session.h"
 #include "cli_options.h"
 #include "core/common/errors.h"
 #include "core/train/experiment_schema.h"
@@ -105,6 +110,11 @@ void addSweepOptions(QCommandLineParser& parser) {
        QStringLiteral("FILE")},
       {QStringLiteral("preset"), QStringLiteral("A built-in preset (see `presets`)."),
        QStringLiteral("NAME")},
+      {QStringLiteral("dataset"),
+       QStringLiteral("With a preset: run on this data set (a name or a data folder) instead of "
+                      "the first of its preferences installed here. `--slurm` passes the one "
+                      "chosen here to the nodes, so that they train on the same data."),
+       QStringLiteral("NAME|DIR")},
       {QStringLiteral("param"),
        QStringLiteral("The swept parameter and its values (replaces a preset's)."),
        QStringLiteral("NAME=v1,v2,...")},
@@ -129,6 +139,10 @@ void addSweepOptions(QCommandLineParser& parser) {
       {QStringLiteral("shard"),
        QStringLiteral("Run only the K-th of N slices (points whose index mod N is K-1)."),
        QStringLiteral("K/N")},
+      {QStringLiteral("session"),
+       QStringLiteral("Also write the runs as a session file, as File › Save session writes "
+                      "it (File › Open session opens it)."),
+       QStringLiteral("FILE")},
       {QStringLiteral("quick"),
        QStringLiteral("Use the preset's quick settings (fewer epochs, fewer examples).")},
       {QStringLiteral("quiet"), QStringLiteral("Do not print a line per finished run.")},
@@ -215,6 +229,7 @@ SweepFlags readSweepFlags(const QCommandLineParser& parser) {
 // The preset (built-in or a file) or the experiment the axes apply to, and its points.
 struct SweepPlan {
   std::optional<ui::Preset> preset;
+  QString dataset;  // a preset's data set (--dataset, or the preferred one installed here)
   train::ExperimentConfig base;
   std::vector<train::SweepPoint> points;
 };
@@ -250,10 +265,15 @@ SweepPlan planSweep(const QCommandLineParser& parser, const SweepFlags& flags,
   if (!plan.preset && flags.axes.empty())
     throw UsageError(
         "--param: required with an experiment --config (e.g. --param noise_multiplier=0.5,1,2)");
+  if (!plan.preset && parser.isSet(QStringLiteral("dataset")))
+    throw UsageError("--dataset: only with a preset (an experiment file names its data set)");
   QString datasetNote;
-  if (plan.preset)
-    plan.base =
-        ui::presetBaseConfig(*plan.preset, quick, ui::chooseDataset(*plan.preset, &datasetNote));
+  if (plan.preset) {
+    plan.dataset = parser.isSet(QStringLiteral("dataset"))
+                       ? parser.value(QStringLiteral("dataset"))
+                       : ui::chooseDataset(*plan.preset, &datasetNote);
+    plan.base = ui::presetBaseConfig(*plan.preset, quick, plan.dataset);
+  }
   if (!datasetNote.isEmpty())
     QTextStream(stderr) << "epsilonlab-cli sweep: " << datasetNote << "\n";
   try {
@@ -282,15 +302,18 @@ SweepPlan planSweep(const QCommandLineParser& parser, const SweepFlags& flags,
   return plan;
 }
 
-// Writes --out and --plot and says which runs failed; a file that cannot be written is a
-// failure of the work (exit 1), not an internal error.
+// Writes --out, --session and --plot and says which runs failed; a file that cannot be
+// written is a failure of the work (exit 1), not an internal error. The session and the
+// charts come from the session model, which holds the points' runs in their order.
 int reportSweep(const QCommandLineParser& parser, const SweepFlags& flags, const SweepPlan& plan,
-                const std::vector<train::RunResult>& results, const std::vector<bool>& resumed) {
+                const std::vector<train::RunResult>& results, const std::vector<bool>& resumed,
+                ui::Session& session) {
   int exitCode = kExitOk;
   try {
     if (parser.isSet(QStringLiteral("out")))
       writeSweepOutputs(parser.value(QStringLiteral("out")), plan.points, results,
                         parser.value(QStringLiteral("summary")), resumed);
+    if (parser.isSet(QStringLiteral("session"))) session.save(parser.value("session"));
   } catch (const std::runtime_error& e) {
     QTextStream(stderr) << "epsilonlab-cli sweep: " << e.what() << "\n";
     exitCode = kExitFailure;
@@ -300,12 +323,11 @@ int reportSweep(const QCommandLineParser& parser, const SweepFlags& flags, const
                                 ? plan.preset->name
                                 : QFileInfo(parser.value(QStringLiteral("config"))).fileName();
     const bool privacy = parser.isSet(QStringLiteral("privacy-caption"));
-    QString error =
-        plotRunGrid(plan.points, results, flags.plot, caption, {1400, 950}, 110, privacy);
+    const std::vector<ui::RunRecord>& runs = session.runs()->runs();
+    QString error = plotRunGrid(plan.points, runs, flags.plot, caption, {1400, 950}, 110, privacy);
     // A sweep of --param (and --param2) is also drawn as a map beside the grid.
     if (error.isEmpty() && !flags.axes.empty())
-      error =
-          plotSweepMap(plan.points, results, sweepMapPath(flags.plot), {1200, 800}, 110, privacy);
+      error = plotSweepMap(plan.points, runs, sweepMapPath(flags.plot), {1200, 800}, 110, privacy);
     if (!error.isEmpty()) {
       QTextStream(stderr) << "epsilonlab-cli sweep: --plot: " << error << "\n";
       exitCode = kExitFailure;
@@ -357,12 +379,13 @@ std::vector<std::optional<train::RunResult>> resumedRuns(
 }
 
 // The points to train (all, or those --resume did not keep), each result landing in --out
-// as it finishes; then every point's result in the sweep's order.
+// and in the session model's run as it finishes; then every point's result in the sweep's order.
 std::vector<train::RunResult> runSweepPoints(const QCommandLineParser& parser,
                                              const SweepFlags& flags, const SweepPlan& plan,
                                              bool accountantOnly, DatasetCache& cache,
-                                             std::vector<bool>& resumed) {
+                                             std::vector<bool>& resumed, ui::RunModel& model) {
   const QString out = parser.value(QStringLiteral("out"));
+  const std::vector<int> ids = ui::addPlannedRuns(model, plan.points);
   std::vector<std::optional<train::RunResult>> results(plan.points.size());
   if (parser.isSet(QStringLiteral("resume"))) results = resumedRuns(out, plan.points);
   std::vector<PlannedRun> planned;
@@ -370,6 +393,7 @@ std::vector<train::RunResult> runSweepPoints(const QCommandLineParser& parser,
   resumed.assign(plan.points.size(), false);
   for (std::size_t i = 0; i < plan.points.size(); ++i) {
     resumed[i] = results[i].has_value();
+    if (resumed[i]) ui::landResult(model, ids[i], *results[i]);
     if (resumed[i]) continue;
     planned.push_back({plan.points[i], accountantOnly});
     indices.push_back(i);
@@ -379,6 +403,7 @@ std::vector<train::RunResult> runSweepPoints(const QCommandLineParser& parser,
                                   [&](std::size_t k, const train::RunResult& r) {
                                     const auto& point = plan.points[indices[k]];
                                     landRunFile(out, point, r);
+                                    ui::landResult(model, ids[indices[k]], r);
                                     if (!quiet) printJsonLine(pointSummary(point, r));
                                   });
   for (std::size_t k = 0; k < trained.size(); ++k) results[indices[k]] = trained[k];
@@ -394,22 +419,28 @@ constexpr const char* kTuningScore = "final test accuracy on the held-out test s
 // dominatingRun), then K points drawn from the sweep's seed in place of the grid.
 QJsonObject planPrivateTuning(SweepPlan& plan, const privacy::TuningDistribution& tuning,
                               DatasetCache& cache) {
-  std::vector<privacy::PrivacyRunDescription> descriptions;
-  for (const auto& p : plan.points)
-    descriptions.push_back(train::privacyDescription(
-        p.config, train::planInput(p.config, *cache.get(p.config.dataset))));
-  const auto bound = privacy::dominatingRun(descriptions);
-  if (!bound)
-    throw UsageError(
-        "--private-tuning: no point of the grid costs at least as much privacy as every other "
-        "at every RDP order, so no one statement bounds a point drawn at random; sweep settings "
-        "where one point is the most expensive (e.g. noise_multiplier, learning_rate)");
+  std::vector<train::ExperimentConfig> configs;
+  for (const auto& p : plan.points) configs.push_back(p.config);
+  std::optional<train::TuningBound> found;
+  try {
+    found = train::tuningBound(
+        configs,
+        [&](const train::ExperimentConfig& c) {
+          return train::planInput(c, *cache.get(c.dataset));
+        },
+        tuning);
+  } catch (const ConfigError& e) {  // "private tuning: why", said of the flag
+    const std::string why = e.what();
+    throw UsageError("--private-tuning: " + why.substr(why.find(": ") + 2));
+  }
+  const std::size_t* bound = &found->index;
   QJsonObject summary{
       {QStringLiteral("bounding_point"), plan.points[*bound].index},
       {QStringLiteral("bounding_label"), QString::fromStdString(plan.points[*bound].label)},
       {QStringLiteral("grid_points"), static_cast<qint64>(plan.points.size())},
       {QStringLiteral("selection_score"), QString::fromUtf8(kTuningScore)}};
-  insertTunedStatements(summary, descriptions[*bound], tuning, "--private-tuning");
+  found->description.tuning.reset();
+  insertTunedStatements(summary, found->description, tuning, "--private-tuning");
   const train::PrivateTuningDraw draw =
       train::drawPrivateTuning(plan.points, tuning, plan.base.training.seed);
   QJsonArray drawn;
@@ -445,14 +476,14 @@ int runSweep(const QStringList& arguments) {
   addSweepOptions(parser);
   if (const auto exit = parseOrExplain(parser, arguments, QStringLiteral("sweep"))) return *exit;
   const SweepFlags flags = readSweepFlags(parser);
-  checkSlurmFlagUse(parser,
-                    {QStringLiteral("shard"), QStringLiteral("plot"), QStringLiteral("summary")});
+  checkSlurmFlagUse(parser, {QStringLiteral("shard"), QStringLiteral("plot"),
+                             QStringLiteral("summary"), QStringLiteral("session")});
   DatasetCache cache;
   SweepPlan plan = planSweep(parser, flags, cache);
   if (parser.isSet(QStringLiteral("slurm"))) {
     if (flags.tuning)
       throw UsageError("--private-tuning: runs on this computer only (not with --slurm)");
-    return submitSweepToSlurm(parser, static_cast<int>(plan.points.size()));
+    return submitSweepToSlurm(parser, static_cast<int>(plan.points.size()), plan.dataset);
   }
   const bool accountantOnly = plan.preset && plan.preset->kind == ui::PresetKind::Accountant;
   if (flags.tuning && accountantOnly)
@@ -464,12 +495,14 @@ int runSweep(const QStringList& arguments) {
   if (parser.isSet(QStringLiteral("resume")) && flags.tuning)
     throw UsageError("--resume: cannot be mixed with --private-tuning (K runs are drawn anew)");
   std::vector<bool> resumed;
-  const auto results = runSweepPoints(parser, flags, plan, accountantOnly, cache, resumed);
+  ui::Session session;  // the sweep's runs, as the GUI's session model holds them
+  const auto results =
+      runSweepPoints(parser, flags, plan, accountantOnly, cache, resumed, *session.runs());
   if (tuning) {
     tuning->insert(QStringLiteral("released"), releasedRun(plan, results));
     printJsonLine(QJsonObject{{QStringLiteral("private_tuning"), *tuning}});
   }
-  return reportSweep(parser, flags, plan, results, resumed);
+  return reportSweep(parser, flags, plan, results, resumed, session);
 }
 
 }  // namespace

@@ -146,16 +146,23 @@ QByteArray reportHtml(const std::vector<PresetOutcome>& outcomes, const ReportIn
     runs += static_cast<int>(o.results.size());
     for (const auto& f : o.verdicts) figures += 1, same += f.same ? 1 : 0;
   }
+  const QString where =
+      info.clusterJobs.isEmpty()
+          ? QStringLiteral("on %1 cores (%2 at a time)")
+                .arg(info.cores)
+                .arg(info.jobs > 0 ? QStringLiteral("%1 runs").arg(info.jobs)
+                                   : QStringLiteral("one run per core"))
+          : QStringLiteral(
+                "on a Slurm cluster (job %1), from the first submission to the last "
+                "run file")
+                .arg(esc(info.clusterJobs.join(QStringLiteral(", "))));
   h += QStringLiteral(
            "<p>%1 run: %2 presets, %3 trainings or accountant curves, finished %4. "
-           "Wall time <b>%5</b> on %6 cores (%7 at a time). EpsilonLab %8.</p>\n")
+           "Wall time <b>%5</b> %6. EpsilonLab %7.</p>\n")
            .arg(info.quick ? QStringLiteral("A <b>quick</b>") : QStringLiteral("A <b>full</b>"))
            .arg(outcomes.size())
            .arg(runs)
-           .arg(info.finished.toString(Qt::ISODate), duration(info.wallSeconds))
-           .arg(info.cores)
-           .arg(info.jobs > 0 ? QStringLiteral("%1 runs").arg(info.jobs)
-                              : QStringLiteral("one run per core"),
+           .arg(info.finished.toString(Qt::ISODate), duration(info.wallSeconds), where,
                 esc(info.version));
   h += "<p class=note>Command: <code>" + esc(info.command) + "</code>. ";
   if (info.quick)

@@ -24,6 +24,7 @@ struct PresetOutcome {
   train::RunPlanInput input;  // N and P the preset's plans and calibrations used
   std::vector<train::SweepPoint> points;
   std::vector<train::RunResult> results;
+  std::vector<int> runIds;  // the points' runs in the session model (batch_runs.h)
   std::vector<MeasuredRun> measured;
   std::vector<FigureVerdict> verdicts;
   QStringList images;   // paths relative to the report folder
@@ -36,6 +37,8 @@ struct ReportInfo {
   double wallSeconds = 0;
   int cores = 0;
   int jobs = 0;
+  QStringList clusterJobs;  // trained on Slurm (`--report-only`): its jobs; wall time from the
+                            // first submission to the last run file landing
   QString command;
   QString version;
   QDateTime finished;

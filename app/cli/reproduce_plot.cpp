@@ -8,7 +8,6 @@
 #include <map>
 
 #include "base/io/figure_file.h"
-#include "base/io/run_conversion.h"
 #include "base/io/session_file.h"
 #include "cli_command.h"
 
@@ -35,12 +34,15 @@ QString chartLabel(const train::SweepPoint& point) {
   return parts.isEmpty() ? QString::fromStdString(point.label) : parts.join(QStringLiteral(", "));
 }
 
-std::vector<ui::RunRecord> recordsOf(const std::vector<train::SweepPoint>& points,
-                                     const std::vector<train::RunResult>& results) {
-  std::vector<ui::RunRecord> records;
-  for (std::size_t i = 0; i < points.size() && i < results.size(); ++i)
-    records.push_back(ui::recordFromResult(results[i], chartLabel(points[i])));
-  return records;
+// The points' runs from the session model, named for a legend.
+std::vector<ui::RunRecord> legendNamed(const std::vector<train::SweepPoint>& points,
+                                       const std::vector<ui::RunRecord>& runs) {
+  std::vector<ui::RunRecord> named;
+  for (std::size_t i = 0; i < points.size() && i < runs.size(); ++i) {
+    named.push_back(runs[i]);
+    named.back().name = chartLabel(points[i]);
+  }
+  return named;
 }
 
 QString plotProgram() {
@@ -115,9 +117,9 @@ QString plotFigure(const ui::Figure& figure, const QString& path, QSize size, in
 }
 
 QString plotRunGrid(const std::vector<train::SweepPoint>& points,
-                    const std::vector<train::RunResult>& results, const QString& path,
+                    const std::vector<ui::RunRecord>& runs, const QString& path,
                     const QString& caption, QSize size, int dpi, bool privacyCaption) {
-  return plotRecords(recordsOf(points, results), path, caption, {}, size, dpi, privacyCaption);
+  return plotRecords(legendNamed(points, runs), path, caption, {}, size, dpi, privacyCaption);
 }
 
 QString sweepMapPath(const QString& plotPath) {
@@ -126,16 +128,16 @@ QString sweepMapPath(const QString& plotPath) {
 }
 
 QString plotSweepMap(const std::vector<train::SweepPoint>& points,
-                     const std::vector<train::RunResult>& results, const QString& path, QSize size,
+                     const std::vector<ui::RunRecord>& runs, const QString& path, QSize size,
                      int dpi, bool privacyCaption) {
-  return plotRecords(recordsOf(points, results), path, {}, QStringLiteral("sweep-map"), size, dpi,
+  return plotRecords(legendNamed(points, runs), path, {}, QStringLiteral("sweep-map"), size, dpi,
                      privacyCaption);
 }
 
 QString plotOneChart(const std::vector<train::SweepPoint>& points,
-                     const std::vector<train::RunResult>& results, const QString& chart,
+                     const std::vector<ui::RunRecord>& runs, const QString& chart,
                      const QString& path, const QString& caption, QSize size, int dpi) {
-  return plotRecords(recordsOf(points, results), path, caption, chart, size, dpi);
+  return plotRecords(legendNamed(points, runs), path, caption, chart, size, dpi);
 }
 
 }  // namespace epsilon::cli

@@ -30,9 +30,10 @@ QString plotRecords(const std::vector<ui::RunRecord>& runs, const QString& path,
 QString plotFigure(const ui::Figure& figure, const QString& path, QSize size = {1100, 800},
                    int dpi = 110);
 
-// The four charts of the runs (named by their point labels) into one PNG, SVG or PDF.
+// The four charts of the points' runs, as the session model holds them (runs[i] is
+// points[i]'s; base/session/batch_runs.h), named by their point labels, into one PNG, SVG or PDF.
 QString plotRunGrid(const std::vector<train::SweepPoint>& points,
-                    const std::vector<train::RunResult>& results, const QString& path,
+                    const std::vector<ui::RunRecord>& runs, const QString& path,
                     const QString& caption, QSize size = {1400, 950}, int dpi = 110,
                     bool privacyCaption = false);
 
@@ -40,12 +41,12 @@ QString plotRunGrid(const std::vector<train::SweepPoint>& points,
 // parameters with iso-ε lines. sweepMapPath: where `sweep --plot FILE` puts it, FILE-map.EXT.
 QString sweepMapPath(const QString& plotPath);
 QString plotSweepMap(const std::vector<train::SweepPoint>& points,
-                     const std::vector<train::RunResult>& results, const QString& path,
+                     const std::vector<ui::RunRecord>& runs, const QString& path,
                      QSize size = {1200, 800}, int dpi = 110, bool privacyCaption = false);
 
 // One of the four charts alone (e.g. "epsilon-vs-epoch" for an accountant-only preset).
 QString plotOneChart(const std::vector<train::SweepPoint>& points,
-                     const std::vector<train::RunResult>& results, const QString& chart,
+                     const std::vector<ui::RunRecord>& runs, const QString& chart,
                      const QString& path, const QString& caption, QSize size = {1000, 650},
                      int dpi = 110);
 

@@ -67,6 +67,8 @@ QString whyNotWithSlurm(const QString& flag) {
   if (flag == QLatin1String("jobs"))
     return QStringLiteral("each task trains --cpus-per-task runs at once");
   if (flag == QLatin1String("run-files")) return QStringLiteral("the tasks always write run files");
+  if (flag == QLatin1String("session"))
+    return QStringLiteral("File › Open session opens the folder once the runs have landed");
   return QStringLiteral("the job script shards the sweep; draw it once the runs have landed");
 }
 
@@ -167,10 +169,11 @@ cluster::ClusterJob submitToSlurm(const SlurmRequest& request, SlurmSweep sweep)
   return job;
 }
 
-int submitSweepToSlurm(const QCommandLineParser& parser, int runs) {
+int submitSweepToSlurm(const QCommandLineParser& parser, int runs, const QString& presetDataset) {
   const SlurmRequest request = readSlurmRequest(parser);
   const QString dir = QFileInfo(parser.value(QStringLiteral("out"))).absoluteFilePath();
   SlurmSweep sweep{dir, taskSweepArgs(parser, dir), {}, runs};
+  if (!presetDataset.isEmpty()) sweep.args << QStringLiteral("--dataset") << presetDataset;
   if (parser.isSet(QStringLiteral("config")))
     sweep.config = ui::readBoundedFile(parser.value(QStringLiteral("config")), 16 << 20, "config");
   submitToSlurm(request, sweep);

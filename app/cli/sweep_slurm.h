@@ -42,8 +42,9 @@ struct SlurmSweep {
 // throws (exit 2) and leaves nothing half-made.
 cluster::ClusterJob submitToSlurm(const SlurmRequest& request, SlurmSweep sweep);
 
-// Submits the sweep that `parser` describes, of `runs` points. Returns the exit status; a
-// rejected submission throws (Slurm's message, exit 2) and leaves nothing half-made in --out.
-int submitSweepToSlurm(const QCommandLineParser& parser, int runs);
+// Submits the sweep that `parser` describes, of `runs` points; a preset's tasks get
+// `--dataset presetDataset` (the data set chosen here). Returns the exit status; a rejected
+// submission throws (Slurm's message, exit 2) and leaves nothing half-made in --out.
+int submitSweepToSlurm(const QCommandLineParser& parser, int runs, const QString& presetDataset);
 
 }  // namespace epsilon::cli

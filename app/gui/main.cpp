@@ -109,6 +109,16 @@ void describeApplication() {
   QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("org.epsilonlab.EpsilonLab")));
 }
 
+// --lesson: as for a session, a bad file is the window's box and stderr's message, and a
+// scripted run exits 2.
+void openLesson(epsilon::ui::MainWindow& window, const QString& lesson, bool scripted) {
+  const QString before = window.lastError();
+  window.openLesson(lesson);
+  if (window.lastError() == before) return;
+  std::fprintf(stderr, "epsilonlab: cannot open the lesson: %s\n", qPrintable(window.lastError()));
+  if (scripted) QApplication::exit(2);
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
@@ -159,7 +169,7 @@ int main(int argc, char* argv[]) {
   QTimer::singleShot(0, &window, [&] {
     if (parser.isSet(flags.run)) window.startRun(false);
     if (parser.isSet(flags.preset)) window.runPreset(parser.value(flags.preset));
-    if (parser.isSet(flags.lesson)) window.openLesson(parser.value(flags.lesson));
+    if (parser.isSet(flags.lesson)) openLesson(window, parser.value(flags.lesson), scripted);
     if (parser.isSet(flags.view)) window.raiseView(parser.value(flags.view));
   });
   if (scripted) {

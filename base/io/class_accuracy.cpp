@@ -52,4 +52,21 @@ QString describeClassAccuracies(const RunRecord& run) {
   return lines.join(QLatin1Char('\n'));
 }
 
+std::vector<std::vector<QPointF>> classAccuracyCurves(const RunRecord& run) {
+  std::vector<std::vector<QPointF>> curves;
+  for (const EvalPoint& e : run.evals) {
+    if (e.classAccuracy.size() > curves.size()) curves.resize(e.classAccuracy.size());
+    for (std::size_t k = 0; k < e.classAccuracy.size(); ++k)
+      if (!std::isnan(e.classAccuracy[k])) curves[k].push_back({e.epoch, e.classAccuracy[k]});
+  }
+  return curves;
+}
+
+QString classAccuracyEmptyText(const RunRecord& run) {
+  if (run.evals.empty()) return QObject::tr("This run has not been evaluated yet.");
+  return QObject::tr(
+      "No per-class accuracy for this run: it was recorded before EpsilonLab kept "
+      "test accuracy per class, so the per-class view is empty for it.");
+}
+
 }  // namespace epsilon::ui

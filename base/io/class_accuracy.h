@@ -3,6 +3,7 @@
 // hardest on small and hard classes (Bagdasaryan, Poursaeed & Shmatikov, NeurIPS 2019).
 #pragma once
 
+#include <QPointF>
 #include <QString>
 #include <optional>
 #include <vector>
@@ -27,5 +28,11 @@ QString describeClassExtremes(const RunRecord& run);
 // One line per class at the run's last evaluation ("class 3: 91.2%", "class 5: no test
 // example"), after a heading; empty like describeClassExtremes.
 QString describeClassAccuracies(const RunRecord& run);
+
+// The per-class view of one run: for each class (label order) its test accuracy over epochs,
+// (epoch, accuracy) at every evaluation that recorded it (a NaN, no test example, is left
+// out). Empty when no evaluation recorded per-class accuracy (classAccuracyEmptyText says why).
+std::vector<std::vector<QPointF>> classAccuracyCurves(const RunRecord& run);
+QString classAccuracyEmptyText(const RunRecord& run);
 
 }  // namespace epsilon::ui

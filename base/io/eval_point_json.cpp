@@ -108,8 +108,8 @@ EvalPoint evalPointFromJson(JsonReader& r) {
 }
 
 void checkEvalOrder(const JsonReader& r, const QString& key, const std::vector<EvalPoint>& evals) {
-  // (An ε that goes down is not refused here: the run opens with its settings' ε shown in
-  // place of the file's and both stated, run_verification.h.)
+  // No accountant's ε goes down as steps are added (each step composes one more mechanism),
+  // so a history whose ε decreases is refused rather than shown or "corrected".
   for (std::size_t i = 1; i < evals.size(); ++i) {
     const EvalPoint& before = evals[i - 1];
     const EvalPoint& point = evals[i];
@@ -119,6 +119,11 @@ void checkEvalOrder(const JsonReader& r, const QString& key, const std::vector<E
              QStringLiteral("expected steps in order, got %1 after %2")
                  .arg(point.step)
                  .arg(before.step));
+    if (point.epsilon < before.epsilon)
+      r.fail(at + QStringLiteral(".epsilon"),
+             QStringLiteral("ε never decreases over a run's evaluations, got %1 after %2")
+                 .arg(point.epsilon)
+                 .arg(before.epsilon));
   }
 }
 

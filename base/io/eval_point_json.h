@@ -22,8 +22,8 @@ QJsonObject evalPointToJson(const EvalPoint& point);
 // Throws ConfigError naming the key path.
 EvalPoint evalPointFromJson(JsonReader& r);
 
-// Refuses a history (the evaluations under `key` of `r`) whose steps go back: no run records
-// one. Throws ConfigError naming the point ("evals[4].step").
+// Refuses a history (the evaluations under `key` of `r`) whose steps go back or whose ε goes
+// down: no run records either. Throws ConfigError naming the point ("evals[4].epsilon").
 void checkEvalOrder(const JsonReader& r, const QString& key, const std::vector<EvalPoint>& evals);
 
 // The written names of the numbers, in column order (CSV headers use them too; the per-class

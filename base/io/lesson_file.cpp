@@ -11,8 +11,9 @@ namespace epsilon::ui {
 namespace {
 
 const QStringList& lessonViews() {
-  static const QStringList views{"accuracy-epoch", "epsilon-epoch",     "accuracy-epsilon", "loss",
-                                 "gradient-norms", "decision-boundary", "privacy-budget"};
+  static const QStringList views{"accuracy-epoch", "epsilon-epoch",  "accuracy-epsilon",
+                                 "loss",           "gradient-norms", "decision-boundary",
+                                 "privacy-budget", "sweep-map",      "per-class"};
   return views;
 }
 

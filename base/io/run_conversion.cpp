@@ -27,6 +27,14 @@ RunStatus toUiStatus(train::RunStatus s) {
   return RunStatus::Failed;
 }
 
+train::RunStatus toTrainStatus(RunStatus s) {
+  for (train::RunStatus t :
+       {train::RunStatus::Queued, train::RunStatus::Running, train::RunStatus::Done,
+        train::RunStatus::Cancelled, train::RunStatus::Diverged, train::RunStatus::Failed})
+    if (toUiStatus(t) == s) return t;
+  return train::RunStatus::Failed;
+}
+
 QString privacyLabelOf(const privacy::PrivacyStatement& p) {
   QString label =
       QStringLiteral("δ = %1 · %2 · %3 · %4")

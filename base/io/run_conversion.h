@@ -13,6 +13,7 @@
 namespace epsilon::ui {
 
 RunStatus toUiStatus(train::RunStatus status);
+train::RunStatus toTrainStatus(RunStatus status);
 EvalPoint toEvalPoint(const train::ProgressEvent& event);
 // "δ = 1e-5 · RDP · Poisson sampling · DP guarantee" (+ the tanh filter's nominal ε): the
 // words for a statement (privacy_statement.h), for a trained run and a planned one alike.

@@ -3,6 +3,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <algorithm>
 #include <cmath>
 
 #include "base/io/eval_point_json.h"
@@ -10,6 +11,7 @@
 #include "base/io/json_reader.h"
 #include "base/io/run_conversion.h"
 #include "base/io/run_verification.h"
+#include "core/common/parallel.h"
 #include "core/common/text.h"
 #include "core/train/sweep.h"
 
@@ -201,11 +203,16 @@ RunRecord readRunFile(const QString& path) {
 }
 
 std::optional<train::RunResult> readFinishedRun(const QString& path) {
+  train::RunResult result = readRunResult(path);
+  if (result.status != train::RunStatus::Done) return std::nullopt;
+  return result;
+}
+
+train::RunResult readRunResult(const QString& path) {
   const QJsonObject json = readRunJson(path);
   train::RunResult result;
   const RunRecord run = readRunRecord(json, path, {}, &result.history);
-  if (run.status != RunStatus::Done) return std::nullopt;
-  result.status = train::RunStatus::Done;
+  result.status = toTrainStatus(run.status);
   result.message = run.message.toStdString();
   result.config = run.config;
   const QJsonObject model = json.value(QStringLiteral("model")).toObject();
@@ -234,16 +241,19 @@ std::vector<RunRecord> readRunFolder(const QString& path, int* missingRuns) {
     throwSessionError(path, QStringLiteral("expected at most %1 run files, found %2")
                                 .arg(static_cast<qulonglong>(train::kMaxSweepRuns))
                                 .arg(names.size()));
-  std::vector<RunRecord> runs;
-  long long sweepSize = 0;  // the largest "of" the files state (a sweep's points in all)
-  for (const QString& name : names) {
-    const QString file = dir.filePath(name);
+  // The files are read in parallel (a sweep of 10,000 runs); the first bad one is reported.
+  std::vector<RunRecord> runs(static_cast<std::size_t>(names.size()));
+  std::vector<long long> sweepOf(runs.size(), 0);
+  forEachIndex(runs.size(), 16, [&](std::size_t i) {
+    const QString file = dir.filePath(names.at(static_cast<qsizetype>(i)));
     const QJsonObject json = readRunJson(file);
-    runs.push_back(runRecordFromRunFile(json, file, QFileInfo(file).completeBaseName()));
-    runs.back().id = static_cast<int>(runs.size());
+    runs[i] = runRecordFromRunFile(json, file, QFileInfo(file).completeBaseName());
+    runs[i].id = static_cast<int>(i + 1);
     const QJsonValue of = json.value(QLatin1String("sweep")).toObject().value(QLatin1String("of"));
-    sweepSize = std::max(sweepSize, static_cast<long long>(of.toDouble()));
-  }
+    sweepOf[i] = static_cast<long long>(of.toDouble());
+  });
+  // The largest "of" the files state (a sweep's points in all).
+  const long long sweepSize = *std::max_element(sweepOf.begin(), sweepOf.end());
   if (missingRuns)
     *missingRuns = static_cast<int>(std::max(0LL, sweepSize - static_cast<long long>(runs.size())));
   return runs;
@@ -253,9 +263,10 @@ std::vector<RunRecord> readRunFolder(const QString& path, int* missingRuns) {
 
 namespace {
 
-std::vector<RunRecord> readSessionOrRuns(const QString& path, int* missingRuns) {
+std::vector<RunRecord> readSessionOrRuns(const QString& path, int* missingRuns, bool* isSession) {
   const QFileInfo info(path);
   if (missingRuns) *missingRuns = 0;
+  *isSession = false;
   if (info.isDir()) return readRunFolder(path, missingRuns);
   QJsonObject json;
   try {
@@ -264,7 +275,10 @@ std::vector<RunRecord> readSessionOrRuns(const QString& path, int* missingRuns) 
     throw SessionError(e.what());
   }
   const QString format = json.value(QLatin1String("format")).toString();
-  if (format == QLatin1String(kSessionFormat)) return sessionFromJson(json, path);
+  if (format == QLatin1String(kSessionFormat)) {
+    *isSession = true;
+    return sessionFromJson(json, path);
+  }
   if (format != QLatin1String(kRunFormat))
     throwSessionError(
         path, QStringLiteral("not an EpsilonLab session or run file (format is '%1', expected "
@@ -282,26 +296,10 @@ std::vector<RunRecord> readSessionOrRuns(const QString& path, int* missingRuns) 
   return {run};
 }
 
-}  // namespace
-
-std::vector<RunRecord> openSessionOrRuns(const QString& path, int* missingRuns) {
-  std::vector<RunRecord> runs = readSessionOrRuns(path, missingRuns);
-  verifyStatedEpsilons(runs);  // no ε is believed without checking it against its settings
-  return runs;
-}
-
-QString saveSuggestionAfterOpening(const QString& path) {
+// The session file itself, or a new "<name>-session.json" beside a run file or folder.
+QString saveSuggestion(const QString& path, bool isSession) {
   const QFileInfo info(path);
-  if (!info.isDir()) {
-    try {
-      const QJsonObject json =
-          readJsonObjectFile(path, kMaxSessionBytes, QStringLiteral("session or run file"));
-      if (json.value(QLatin1String("format")).toString() == QLatin1String(kSessionFormat))
-        return path;
-    } catch (const std::exception&) {
-      // Unreadable now: propose a new name rather than the file.
-    }
-  }
+  if (isSession) return path;
   if (info.isDir()) {
     QDir folder(info.absoluteFilePath());
     const QString name = folder.dirName();
@@ -309,6 +307,31 @@ QString saveSuggestionAfterOpening(const QString& path) {
     return folder.filePath(name + QStringLiteral("-session.json"));
   }
   return info.absoluteDir().filePath(info.completeBaseName() + QStringLiteral("-session.json"));
+}
+
+}  // namespace
+
+std::vector<RunRecord> openSessionOrRuns(const QString& path, int* missingRuns,
+                                         QString* suggestion) {
+  bool isSession = false;
+  std::vector<RunRecord> runs = readSessionOrRuns(path, missingRuns, &isSession);
+  verifyStatedEpsilons(runs);  // no ε is believed without checking it against its settings
+  if (suggestion) *suggestion = saveSuggestion(path, isSession);
+  return runs;
+}
+
+QString saveSuggestionAfterOpening(const QString& path) {
+  bool isSession = false;
+  if (!QFileInfo(path).isDir()) {
+    try {
+      const QJsonObject json =
+          readJsonObjectFile(path, kMaxSessionBytes, QStringLiteral("session or run file"));
+      isSession = json.value(QLatin1String("format")).toString() == QLatin1String(kSessionFormat);
+    } catch (const std::exception&) {
+      // Unreadable now: propose a new name rather than the file.
+    }
+  }
+  return saveSuggestion(path, isSession);
 }
 
 }  // namespace epsilon::ui

@@ -30,6 +30,9 @@ RunRecord readRunFile(const QString& path);
 // history holds each evaluation with its statement; the model and snapshots are not in a file.
 // Throws SessionError naming the file when it cannot be read or is not a valid run file.
 std::optional<train::RunResult> readFinishedRun(const QString& path);
+// The same, whatever the run's status (done, diverged, failed, cancelled): what a report built
+// from a cluster's run files reads (`reproduce --report-only`).
+train::RunResult readRunResult(const QString& path);
 
 // File › Open session: a session file's runs (ids as stored), a run file as a one-run session,
 // or every *.json run file of a folder in name order (at most train::kMaxSweepRuns); run files
@@ -38,8 +41,10 @@ std::optional<train::RunResult> readFinishedRun(const QString& path);
 // holding run files).
 // `missingRuns`, when given, receives how many runs of a sweep the folder lacks (its run files
 // say how many points the sweep has: a sweep still running, or killed; `sweep --resume`
-// finishes it), 0 otherwise.
-std::vector<RunRecord> openSessionOrRuns(const QString& path, int* missingRuns = nullptr);
+// finishes it), 0 otherwise. `saveSuggestion`, when given, receives
+// saveSuggestionAfterOpening(path) without reading the file a second time.
+std::vector<RunRecord> openSessionOrRuns(const QString& path, int* missingRuns = nullptr,
+                                         QString* saveSuggestion = nullptr);
 
 // Where File › Save session should propose to write after opening `path`: the file itself
 // when it is a session file, else a new "<name>-session.json" beside the run file or folder,

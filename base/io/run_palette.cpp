@@ -43,14 +43,24 @@ const QStringList& runPalette() {
   return kPalette;
 }
 
+RunColorPicker::RunColorPicker(const QStringList& inUse)
+    : m_uses(static_cast<std::size_t>(kPalette.size()), 0) {
+  for (const QString& color : inUse) add(color);
+}
+
+void RunColorPicker::add(const QString& color) {
+  const qsizetype i = kPalette.indexOf(color.toLower());
+  if (i >= 0) ++m_uses[static_cast<std::size_t>(i)];
+}
+
+QString RunColorPicker::take() {
+  const auto least = std::min_element(m_uses.begin(), m_uses.end());
+  ++*least;
+  return kPalette.at(least - m_uses.begin());
+}
+
 QString nextRunColor(const QStringList& inUse) {
-  std::vector<int> uses(static_cast<std::size_t>(kPalette.size()), 0);
-  for (const QString& color : inUse) {
-    const qsizetype i = kPalette.indexOf(color.toLower());
-    if (i >= 0) ++uses[static_cast<std::size_t>(i)];
-  }
-  const auto least = std::min_element(uses.begin(), uses.end());
-  return kPalette.at(least - uses.begin());
+  return RunColorPicker(inUse).take();
 }
 
 double contrastRatio(const QString& first, const QString& second) {

@@ -18,10 +18,11 @@ namespace epsilon::ui {
 using PlanInputOf = std::function<train::RunPlanInput(const train::ExperimentConfig&)>;
 
 // Checks one run: every evaluation's ε with RDP (cheap), the last one with PLD (each PLD
-// accounting takes tens of milliseconds), and that ε never decreases. On a mismatch the stored
-// ε are replaced by the settings' and `run.message` says "ε in the file does not match its
-// settings: …" with both values; when the run cannot be checked (its data set is missing) its
-// privacy label says so. Returns false on a mismatch.
+// accounting takes tens of milliseconds, so with PLD an earlier ε edited to lie between its
+// neighbours' goes unseen; an ε that decreases is refused as the file is read, checkEvalOrder).
+// On a mismatch the stored ε are replaced by the settings' and `run.message` says "ε in the
+// file does not match its settings: …" with both values; when the run cannot be checked (its
+// data set is missing) its privacy label says so. Returns false on a mismatch.
 bool verifyStatedEpsilon(RunRecord& run, const PlanInputOf& planInput);
 
 // True when verifyStatedEpsilon found the run's stored ε wrong (its message says so).

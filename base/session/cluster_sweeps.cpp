@@ -20,6 +20,7 @@ struct ClusterSweeps::Folder {
   std::unique_ptr<cluster::RunFolderWatcher> watcher;
   QTimer slurmTimer;
   bool asking = false;  // a Slurm question is on the job service
+  QSet<int> read;       // sweep indices whose run file was read (or is being read)
 };
 
 namespace {
@@ -84,6 +85,10 @@ bool waitsIn(const RunRecord& run, const QString& folder) {
 }  // namespace
 
 QStringList clusterSweepArgs(const ClusterSweepRequest& request) {
+  if (!request.preset.isEmpty())
+    return {QStringLiteral("--preset"),  request.preset,
+            QStringLiteral("--dataset"), request.dataset,
+            QStringLiteral("--jobs"),    cluster::taskJobs(request.settings)};
   QStringList args{QStringLiteral("--config"),
                    QDir(request.folder).filePath(QLatin1String(cluster::kConfigCopyName))};
   const QString flags[2] = {QStringLiteral("--param"), QStringLiteral("--param2")};
@@ -100,7 +105,14 @@ QStringList clusterSweepArgs(const ClusterSweepRequest& request) {
   return args;
 }
 
-ClusterSweeps::ClusterSweeps(RunModel* runs, QObject* parent) : QObject(parent), m_runs(runs) {}
+ClusterSweeps::ClusterSweeps(RunModel* runs, QObject* parent) : QObject(parent), m_runs(runs) {
+  // Runs taken out of the model (deleted, another session opened) are no longer expected.
+  const auto recheck = [this] {
+    for (const QString& folder : followed()) dropIfFinished(folder);
+  };
+  connect(m_runs, &QAbstractItemModel::rowsRemoved, this, recheck);
+  connect(m_runs, &QAbstractItemModel::modelReset, this, recheck);
+}
 
 ClusterSweeps::~ClusterSweeps() = default;
 
@@ -124,7 +136,8 @@ QList<int> ClusterSweeps::submit(const ClusterSweepRequest& request) {
   submission.dir = request.folder;
   submission.cli = request.cli;
   submission.sweepArgs = clusterSweepArgs(request);
-  submission.configCopy = QJsonDocument(experimentToJson(request.base)).toJson();
+  if (request.preset.isEmpty())
+    submission.configCopy = QJsonDocument(experimentToJson(request.base)).toJson();
   submission.runs = static_cast<int>(request.points.size());
   submission.settings = request.settings;
   const QString folder = request.folder;
@@ -189,6 +202,7 @@ int ClusterSweeps::runOf(const QString& folder, int index) const {
 void ClusterSweeps::onLanded(const QString& folder, int index, const QString& path) {
   const int id = runOf(folder, index);
   if (id == 0) return;
+  if (const auto f = m_folders.find(folder); f != m_folders.end()) f->second->read.insert(index);
   JobService::instance().start<RunRecord>(
       JobKind::Cluster, tr("reading %1").arg(QDir(folder).relativeFilePath(path)), this,
       [path](JobContext&) { return readRunFile(path); },
@@ -238,10 +252,13 @@ void ClusterSweeps::showTasks(const QString& folder, const QList<cluster::TaskSt
   for (const cluster::TaskStatus& t : tasks) byTask.insert(t.task, t);
   QList<std::pair<int, std::pair<RunStatus, QString>>> changes;  // not while iterating the runs
   for (const RunRecord& run : m_runs->runs()) {
-    if (!waitsIn(run, folder) || byTask.isEmpty()) continue;
+    // A failed or cancelled run follows its task too: resubmitted, it is queued again.
+    if (!expects(run, folder) || byTask.isEmpty()) continue;
     const auto t = byTask.find(run.cluster->index % static_cast<int>(byTask.size()) + 1);
     if (t == byTask.end()) continue;
-    if (auto state = runStateOf(*t, tails.value(t->task))) changes.append({run.id, *state});
+    const auto state = runStateOf(*t, tails.value(t->task));
+    if (state && (state->first != run.status || state->second != run.message))
+      changes.append({run.id, *state});
   }
   for (const auto& [id, state] : changes) m_runs->setStatus(id, state.first, state.second);
   dropIfFinished(folder);
@@ -267,14 +284,27 @@ void ClusterSweeps::cancel(const QList<int>& ids) {
   }
 }
 
-void ClusterSweeps::dropIfFinished(const QString& folder) {
+// A run of the folder still expects its file while none was read for it, whatever Slurm said
+// of its task (failed, cancelled: `cluster resubmit --failed` may still write it; completed
+// before a network file system shows the file here). The folder is let go only when nothing
+// more can land for a run of the model.
+bool ClusterSweeps::expects(const RunRecord& run, const QString& folder) const {
+  if (!run.cluster || run.cluster->folder != folder || run.status == RunStatus::Done) return false;
+  const auto f = m_folders.find(folder);
+  return f == m_folders.end() || !f->second->read.contains(run.cluster->index);
+}
+
+bool ClusterSweeps::expectsFiles(const QString& folder) const {
   for (const RunRecord& run : m_runs->runs())
-    if (waitsIn(run, folder)) return;
+    if (expects(run, folder)) return true;
+  return false;
+}
+
+void ClusterSweeps::dropIfFinished(const QString& folder) {
+  if (expectsFiles(folder)) return;
   // Later: this may be called from the folder's own watcher or timer.
   QTimer::singleShot(0, this, [this, folder] {
-    for (const RunRecord& run : m_runs->runs())
-      if (waitsIn(run, folder)) return;
-    m_folders.erase(folder);
+    if (!expectsFiles(folder)) m_folders.erase(folder);
   });
 }
 

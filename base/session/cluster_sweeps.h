@@ -27,8 +27,13 @@ class RunModel;
 struct RunRecord;
 
 struct ClusterSweepRequest {
-  train::ExperimentConfig base;           // the sweep's experiment (DIR's config copy)
-  std::vector<train::SweepAxis> axes;     // one or two, as the Sweep dialog gives them
+  train::ExperimentConfig base;        // the sweep's experiment (DIR's config copy)
+  std::vector<train::SweepAxis> axes;  // one or two, as the Sweep dialog gives them
+  // A built-in preset's runs instead of axes (the Presets menu): the nodes run `sweep --preset
+  // NAME --dataset DATASET`, DATASET the one this machine planned with (a node would otherwise
+  // choose its own, and train on other data than a run here).
+  QString preset;
+  QString dataset;
   std::vector<train::SweepPoint> points;  // expandSweep(base, axes)
   QStringList names;                      // the runs' names, one per point
   QString folder;                         // the job folder (new or empty)
@@ -56,7 +61,8 @@ class ClusterSweeps : public QObject {
   // scancel (as a job) of the array tasks that write these runs, or of the whole job when
   // they are all its waiting runs; their runs show cancelled at Slurm's next answer.
   void cancel(const QList<int>& ids);
-  // Folders being followed (their runs not all finished).
+  // Folders being followed: a run of the model still expects its file there (whatever Slurm
+  // said of its task; a resubmitted task may still write it).
   QStringList followed() const;
 
  Q_SIGNALS:
@@ -72,6 +78,8 @@ class ClusterSweeps : public QObject {
   void showTasks(const QString& folder, const QList<cluster::TaskStatus>& tasks,
                  const QMap<int, QString>& tails);
   int runOf(const QString& folder, int index) const;
+  bool expects(const RunRecord& run, const QString& folder) const;
+  bool expectsFiles(const QString& folder) const;
   void dropIfFinished(const QString& folder);
 
   RunModel* m_runs;
@@ -80,7 +88,8 @@ class ClusterSweeps : public QObject {
   int m_slurmMs = 5000;
 };
 
-// The `sweep` arguments a node's task runs for the request (its config copy in `folder`).
+// The `sweep` arguments a node's task runs for the request (its config copy in `folder`, or
+// the preset and its data set).
 QStringList clusterSweepArgs(const ClusterSweepRequest& request);
 
 }  // namespace epsilon::ui

@@ -21,7 +21,8 @@ std::string DatasetStore::key(const std::string& name, const data::DatasetOption
   std::ostringstream k;
   k.precision(17);
   k << name << '\n'
-    << o.noise << ' ' << o.size << ' ' << o.trainFraction << ' ' << o.seed << ' ' << o.maxTrain;
+    << o.noise << ' ' << o.size << ' ' << o.trainFraction << ' ' << o.seed << ' ' << o.maxTrain
+    << ' ' << o.minorityClass << ' ' << o.minorityKeep;
   return k.str();
 }
 

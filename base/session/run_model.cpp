@@ -69,8 +69,7 @@ QVariant RunModel::data(const QModelIndex& index, int role) const {
       if (role == Qt::ToolTipRole && !run.message.isEmpty()) return run.message;
       break;
     case ParametersColumn:
-      if (role == Qt::DisplayRole || role == Qt::ToolTipRole)
-        return describeKeys(experimentToJson(run.config), m_differingKeys);
+      if (role == Qt::DisplayRole || role == Qt::ToolTipRole) return m_differs.value(run.id);
       break;
     case AccuracyColumn:
       if (role == Qt::DisplayRole && last && std::isfinite(last->testAccuracy))
@@ -148,21 +147,29 @@ bool RunModel::setData(const QModelIndex& index, const QVariant& value, int role
   return false;
 }
 
-QString RunModel::nextColor() const {
-  QStringList inUse;  // the runs' own colours, so also those of a reopened session
-  for (const RunRecord& r : m_runs) inUse << r.color;
-  return nextRunColor(inUse);
+RunColorPicker RunModel::colorPicker() const {
+  RunColorPicker picker;  // the runs' own colours, so also those of a reopened session
+  for (const RunRecord& r : m_runs) picker.add(r.color);
+  return picker;
 }
 
-void RunModel::prepareNewRun(RunRecord& run) {
+QString RunModel::nextColor() const {
+  return colorPicker().take();
+}
+
+void RunModel::prepareNewRun(RunRecord& run, RunColorPicker& colors) {
   if (run.id == 0) run.id = m_nextId;
   m_nextId = std::max(m_nextId, run.id + 1);
-  if (run.color.isEmpty()) run.color = nextColor();
+  if (run.color.isEmpty())
+    run.color = colors.take();
+  else
+    colors.add(run.color);
   if (run.name.isEmpty()) run.name = tr("Run %1").arg(run.id);
 }
 
 int RunModel::addRun(RunRecord run) {
-  prepareNewRun(run);
+  RunColorPicker colors = colorPicker();
+  prepareNewRun(run, colors);
   const int row = rowCount();
   beginInsertRows({}, row, row);
   m_runs.push_back(std::move(run));
@@ -178,8 +185,9 @@ void RunModel::addRuns(std::vector<RunRecord> runs) {
   // 10,000 runs compared every run with every other (quadratic) and redrew 10,000 times.
   const int first = rowCount();
   beginInsertRows({}, first, first + static_cast<int>(runs.size()) - 1);
+  RunColorPicker colors = colorPicker();
   for (RunRecord& run : runs) {
-    prepareNewRun(run);
+    prepareNewRun(run, colors);
     m_runs.push_back(std::move(run));
   }
   endInsertRows();
@@ -216,6 +224,7 @@ void RunModel::clear() {
   beginResetModel();
   m_runs.clear();
   m_differingKeys.clear();
+  m_differs.clear();
   endResetModel();
   Q_EMIT runsChanged();
   for (int id : ids) Q_EMIT runRemoved(id);
@@ -243,6 +252,7 @@ int RunModel::idAt(int row) const {
 
 void RunModel::emitRowChanged(int row) {
   Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+  Q_EMIT runChanged(idAt(row));
 }
 
 void RunModel::setStatus(int id, RunStatus status, const QString& message) {
@@ -258,7 +268,10 @@ void RunModel::setProgress(int id, double progress, double elapsedSeconds) {
   if (RunRecord* r = find(id)) {
     r->progress = progress;
     r->elapsedSeconds = elapsedSeconds;
-    emitRowChanged(rowOf(id));
+    // The progress bar and the time only: nothing a chart draws (no runChanged).
+    const int row = rowOf(id);
+    Q_EMIT dataChanged(index(row, StatusColumn), index(row, TimeColumn),
+                       {ProgressRole, Qt::DisplayRole});
   }
 }
 
@@ -320,11 +333,35 @@ void RunModel::rename(int id, const QString& name) {
   }
 }
 
+void RunModel::setResult(int id, const RunRecord& finished) {
+  RunRecord* r = find(id);
+  if (!r) return;
+  // Its settings are the planned ones as a rule: the Differs texts are made again only if not.
+  const bool settingsChanged = experimentToJson(r->config) != experimentToJson(finished.config);
+  r->status = finished.status;
+  r->message = finished.message;
+  r->progress = finished.progress;
+  r->config = finished.config;
+  r->privacyLabel = finished.privacyLabel;
+  r->evals = finished.evals;
+  r->losses = finished.losses;
+  r->elapsedSeconds = finished.elapsedSeconds;
+  if (settingsChanged) refreshDiffs();
+  emitRowChanged(rowOf(id));
+  Q_EMIT historyChanged(id);
+}
+
 void RunModel::refreshDiffs() {
-  std::vector<QJsonObject> configs;
+  // The typed settings, compared field by field as the schema compares them (no JSON round
+  // trip per run: opening 10,000 runs spent seconds on it).
+  std::vector<train::ExperimentConfig> configs;
   configs.reserve(m_runs.size());
-  for (const auto& r : m_runs) configs.push_back(experimentToJson(r.config));
+  for (const auto& r : m_runs) configs.push_back(r.config);
   const QStringList keys = differingKeys(configs);
+  // The Differs column's text, made here once rather than at every paint of the table.
+  m_differs.clear();
+  for (std::size_t i = 0; i < m_runs.size(); ++i)
+    m_differs.insert(m_runs[i].id, describeKeys(configs[i], keys));
   if (keys != m_differingKeys) {
     m_differingKeys = keys;
     if (!m_runs.empty())

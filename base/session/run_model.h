@@ -5,9 +5,11 @@
 #pragma once
 
 #include <QAbstractTableModel>
+#include <QHash>
 #include <optional>
 #include <vector>
 
+#include "base/io/run_palette.h"
 #include "base/io/run_record.h"
 
 namespace epsilon::ui {
@@ -54,6 +56,7 @@ class RunModel : public QAbstractTableModel {
   int idAt(int row) const;
 
   void setStatus(int id, RunStatus status, const QString& message = {});
+  // Emits dataChanged (the progress bar and the time), not runChanged: nothing a chart draws.
   void setProgress(int id, double progress, double elapsedSeconds);
   void setPrivacyLabel(int id, const QString& label);
   void appendEval(int id, const EvalPoint& point);
@@ -64,6 +67,10 @@ class RunModel : public QAbstractTableModel {
   void setLira(int id, const LiraRecord& lira);  // emits attackChanged
   void setCanaryAudit(int id, const CanaryAuditRecord& audit);
   void rename(int id, const QString& name);
+  // A run trained elsewhere (a CLI batch, base/session/batch_runs.h) ended as `finished`: the
+  // run takes its status, message, progress, settings, label, history and time; its id,
+  // name, colour and visibility stay.
+  void setResult(int id, const RunRecord& finished);
 
   // The colour the next run gets ("#rrggbb"): base/io/run_palette.h's first colour no run has.
   QString nextColor() const;
@@ -73,6 +80,9 @@ class RunModel : public QAbstractTableModel {
   void historyChanged(int id);
   // Runs were added, removed, shown or hidden.
   void runsChanged();
+  // A run's row changed in what the charts draw (status, name, visibility, an evaluation):
+  // every dataChanged but a progress tick's (setProgress), several a second per training run.
+  void runChanged(int id);
   // A run's attack or canary audit result was set.
   void attackChanged(int id);
   // The user renamed, showed or hid a run in the table (setData): the session records it.
@@ -84,12 +94,15 @@ class RunModel : public QAbstractTableModel {
  private:
   RunRecord* find(int id);
   void refreshDiffs();
-  void prepareNewRun(RunRecord& run);  // its id, colour and name when it has none
+  RunColorPicker colorPicker() const;  // counting the runs' colours
+  // Its id, colour (from `colors`, which then counts it) and name when it has none.
+  void prepareNewRun(RunRecord& run, RunColorPicker& colors);
   QVariant sortValue(const RunRecord& run, int column) const;
   void emitRowChanged(int row);
 
   std::vector<RunRecord> m_runs;
   QStringList m_differingKeys;
+  QHash<int, QString> m_differs;  // run id -> the Differs column's text
   int m_nextId = 1;
 };
 

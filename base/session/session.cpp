@@ -166,6 +166,11 @@ void Session::setSaved() {
   Q_EMIT modifiedChanged(false);
 }
 
+void Session::save(const QString& path) {
+  saveSession(path, m_runs->runs());
+  setSaved();
+}
+
 void Session::markRecovered() {
   markModified();
   writeRecoveryNow();

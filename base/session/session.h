@@ -54,6 +54,9 @@ class Session : public QObject {
   // since the last save (or since the start).
   bool isModified() const { return m_modified; }
   void setSaved();  // after a save, a Discard, or opening a session
+  // File › Save session (and the CLI's `sweep --session`): the runs to `path` (atomically,
+  // base/io/session_file.h), then saved. Throws SessionError naming the file; nothing changes.
+  void save(const QString& path);
   // Runs recovered from the recovery copy: unsaved work, written back to the copy at once.
   void markRecovered();
 

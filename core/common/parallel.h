@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <exception>
 #include <type_traits>
+#include <vector>
 
 #include "core/common/tsan_annotations.h"
 
@@ -49,6 +51,23 @@ void forEachChunk(std::size_t count, std::size_t chunk, Body&& body) {
   tsanRelease(&loop);
   tbb::parallel_for(std::size_t{0}, chunkCount(count, chunk), loop);
   tsanAcquire(&loop.join);
+}
+
+// Calls body(i) for each i of [0, count), in parallel chunks of `chunk`. When some calls
+// throw, the exception of the lowest i is rethrown (the one a loop in order would have
+// thrown), so what a caller reports does not depend on the threads.
+template <class Body>
+void forEachIndex(std::size_t count, std::size_t chunk, Body&& body) {
+  std::vector<std::exception_ptr> errors(chunkCount(count, chunk));
+  forEachChunk(count, chunk, [&](std::size_t c, std::size_t begin, std::size_t end) {
+    try {
+      for (std::size_t i = begin; i < end; ++i) body(i);
+    } catch (...) {
+      errors[c] = std::current_exception();
+    }
+  });
+  for (const std::exception_ptr& error : errors)
+    if (error) std::rethrow_exception(error);
 }
 
 }  // namespace epsilon

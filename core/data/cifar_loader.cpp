@@ -3,6 +3,7 @@
 #include "core/data/cifar_loader.h"
 
 #include "core/common/errors.h"
+#include "core/common/memory.h"
 #include "core/data/byte_source.h"
 #include "core/data/idx_loader.h"
 
@@ -92,6 +93,9 @@ long recordsInFile(const std::filesystem::path& path) {
   std::error_code error;
   const auto size = std::filesystem::file_size(path, error);
   if (error) throw DataError(path.string() + ": cannot read its size: " + error.message());
+  if (size > kMaxDataFileBytes)
+    throw DataError(path.string() + ": " + std::to_string(size) + " bytes, more than the " +
+                    std::to_string(kMaxDataFileBytes) + " a data file may have");
   return cifarRecordCount(static_cast<std::size_t>(size), path.string());
 }
 
@@ -104,6 +108,13 @@ Split loadBatches(const std::vector<std::filesystem::path>& paths, long limit) {
     total += counts.back();
   }
   const long kept = limit > 0 ? std::min(total, limit) : total;
+  // Sizes come from the files (sparse files claim what they do not hold): the features are
+  // refused before they are allocated when they cannot fit.
+  const double need = static_cast<double>(kept) * kCifarPixelBytes * sizeof(float);
+  if (need > availableMemoryBytes())
+    throw DataError(paths.front().parent_path().string() + ": " + std::to_string(kept) +
+                    " CIFAR-10 records need " + memoryText(need) + " of memory, more than the " +
+                    memoryText(availableMemoryBytes()) + " here");
   Split split;
   split.features.resize(kept, static_cast<Eigen::Index>(kCifarPixelBytes));
   split.labels.resize(static_cast<std::size_t>(kept));

@@ -17,6 +17,11 @@ struct DatasetOptions {
   double trainFraction = 0.8;  // synthetic: share of the points in train
   std::uint64_t seed = 1;      // synthetic: Philox key
   long maxTrain = 0;           // 0 = all; else keep the first maxTrain train examples
+  // An unbalanced training set (who pays for privacy, Bagdasaryan et al. 2019): of the class
+  // minorityClass (-1 = none) only the first round(minorityKeep × count) training examples
+  // are kept, after maxTrain; the test set is untouched.
+  int minorityClass = -1;
+  double minorityKeep = 1.0;
 };
 
 struct DatasetInfo {

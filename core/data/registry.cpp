@@ -250,11 +250,9 @@ std::vector<DatasetInfo> listDatasets() {
   return listDatasets(ignored);
 }
 
-Dataset loadDataset(const std::string& nameOrPath, const DatasetOptions& options) {
-  if (options.maxTrain < 0) {
-    throw ConfigError("dataset maxTrain: expected 0 (all) or a positive count, got " +
-                      std::to_string(options.maxTrain));
-  }
+namespace {
+
+Dataset loadWholeDataset(const std::string& nameOrPath, const DatasetOptions& options) {
   if (nameOrPath == "mnist-10k") return loadMnist10k(options.maxTrain);
   if (nameOrPath == "uci-digits") return loadUciDigits(options.maxTrain);
   if (nameOrPath == "breast-cancer") return loadBreastCancer(options.maxTrain);
@@ -294,6 +292,27 @@ Dataset loadDataset(const std::string& nameOrPath, const DatasetOptions& options
   for (const DataFolder& folder : dataPathFolders(problems)) known += ", " + folder.name;
   throw DataError("unknown data set '" + nameOrPath + "': expected one of " + known + ", or " +
                   folderFormatsText());
+}
+
+}  // namespace
+
+Dataset loadDataset(const std::string& nameOrPath, const DatasetOptions& options) {
+  if (options.maxTrain < 0) {
+    throw ConfigError("dataset maxTrain: expected 0 (all) or a positive count, got " +
+                      std::to_string(options.maxTrain));
+  }
+  if (!(options.minorityKeep >= 0.0 && options.minorityKeep <= 1.0))
+    throw ConfigError("dataset.minority_keep: expected a share in [0, 1], got " +
+                      std::to_string(options.minorityKeep));
+  Dataset dataset = loadWholeDataset(nameOrPath, options);
+  if (options.minorityClass >= 0) {
+    if (options.minorityClass >= dataset.classCount())
+      throw ConfigError("dataset.minority_class: expected a class in [0, " +
+                        std::to_string(dataset.classCount() - 1) + "] of " + dataset.name +
+                        ", got " + std::to_string(options.minorityClass));
+    keepFractionOfClass(dataset.train, options.minorityClass, options.minorityKeep);
+  }
+  return dataset;
 }
 
 }  // namespace epsilon::data

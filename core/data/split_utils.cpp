@@ -1,7 +1,9 @@
 // Deterministic splits and standardisation (see split_utils.h).
 #include "core/data/split_utils.h"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "core/common/random.h"
 
@@ -47,6 +49,26 @@ void keepFirst(Split& split, long maxCount) {
   if (maxCount <= 0 || maxCount >= split.size()) return;
   split.features.conservativeResize(maxCount, Eigen::NoChange);
   split.labels.resize(static_cast<std::size_t>(maxCount));
+}
+
+void keepFractionOfClass(Split& split, int label, double keep) {
+  const auto n = std::count(split.labels.begin(), split.labels.end(), label);
+  const auto kept = std::lround(keep * static_cast<double>(n));
+  std::vector<Eigen::Index> rows;
+  long seen = 0;
+  for (Eigen::Index i = 0; i < split.size(); ++i) {
+    const int y = split.labels[static_cast<std::size_t>(i)];
+    if (y == label && seen++ >= kept) continue;
+    rows.push_back(i);
+  }
+  FeatureMatrix features(static_cast<Eigen::Index>(rows.size()), split.features.cols());
+  std::vector<int> labels(rows.size());
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    features.row(static_cast<Eigen::Index>(k)) = split.features.row(rows[k]);
+    labels[k] = split.labels[static_cast<std::size_t>(rows[k])];
+  }
+  split.features = std::move(features);
+  split.labels = std::move(labels);
 }
 
 void standardise(Split& train, Split& test) {

@@ -27,6 +27,10 @@ Split selectRows(const LabelledTable& table, const std::vector<long>& indices);
 // Keeps the first maxCount examples (no-op when maxCount <= 0 or >= size).
 void keepFirst(Split& split, long maxCount);
 
+// Keeps the first round(keep × n) of the n examples labelled `label` and every other example,
+// in their order (DatasetOptions::minorityClass). keep in [0, 1].
+void keepFractionOfClass(Split& split, int label, double keep);
+
 // Per-feature mean and standard deviation (population, divide by n) fitted on `train`,
 // applied to both splits: z = (x - mean) / std; a constant feature gets std 1.
 void standardise(Split& train, Split& test);

@@ -128,6 +128,10 @@ struct PresetOptions {
 template <class Scalar>
 Model<Scalar> buildPreset(const std::string& preset, const data::SampleShape& input, int classes,
                           std::uint64_t seed, const PresetOptions& options = {});
+// The parameter count of buildPreset's network, from the same assembly, allocating none of
+// them (a network too big for memory is refused before it is built). Throws as buildPreset.
+long long presetParameterCount(const std::string& preset, const data::SampleShape& input,
+                               int classes, const PresetOptions& options = {});
 std::vector<std::string> presetNames();
 // "scatter-linear" and "scatter-cnn" train on the scattering features of an image input
 // (core/nn/scattering.h): buildPreset takes the image's shape, and the model's input shape

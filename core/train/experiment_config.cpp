@@ -9,6 +9,7 @@
 #include "core/nn/model.h"
 #include "core/privacy/dp_pca.h"
 #include "core/train/experiment_schema.h"
+#include "core/train/memory_estimate.h"
 
 namespace epsilon::train {
 
@@ -107,6 +108,16 @@ void ExperimentConfig::validateFor(const data::Dataset& data) const {
             "'",
         std::to_string(training.lotSize));
   }
+  // The memory the run needs, before its network is allocated (memory_estimate.h). A network
+  // that cannot take this input is reported where it is built, with the preset's context.
+  MemoryEstimate estimate;
+  try {
+    estimate = estimateMemory(*this, data.shape, data.classCount(), n + data.test.size(),
+                              presetOptions(*this));
+  } catch (const ModelError&) {
+    return;
+  }
+  checkMemory(*this, estimate);
 }
 
 long long lotsPerEpoch(long long trainSize, long long lotSize) {

@@ -90,7 +90,9 @@ struct ExperimentConfig {
 
   // Every check that needs no data; throws ConfigError "<section.field>: expected …, got …".
   void validate() const;
-  // validate() plus the checks against the data set: lot ≤ training examples, m ≤ L.
+  // validate() plus the checks against the data set: lot ≤ training examples, m ≤ L, and
+  // the memory the run needs (train::checkMemory, naming model.hidden, model.preset or
+  // dataset.name).
   void validateFor(const data::Dataset& dataset) const;
 
   // max(1, ⌊N/L⌋): an epoch is N/L lots (Abadi et al. 2016, §3.1), rounded down.

@@ -202,6 +202,14 @@ void addDataset(std::vector<ExperimentField>& t) {
       .unit("examples")
       .value("N")
       .help("Keep only the first N training examples (0 = all).");
+  add(t, integer("dataset.minority_class", FIELD(dataset.options.minorityClass)))
+      .range(-1, 65535)
+      .value("K")
+      .help("Unbalanced training set: the class thinned by --minority-keep (-1 = none).");
+  add(t, number("dataset.minority_keep", FIELD(dataset.options.minorityKeep)))
+      .range(0, 1)
+      .value("X")
+      .help("Share of the minority class's training examples kept (the first ones).");
 }
 
 // The network; pca-mlp's DP-PCA projection (Abadi et al. 2016, §5) is composed into ε.

@@ -80,4 +80,32 @@ PrivateTuningDraw drawPrivateTuning(const std::vector<SweepPoint>& grid,
   return draw;
 }
 
+void checkTunable(const ExperimentConfig& config) {
+  if (config.privacy.accountant == privacy::AccountantKind::Pld)
+    throw ConfigError(
+        "private tuning: the PLD accountant cannot bound the best of a random number of runs "
+        "(Papernot & Steinke 2022 give Renyi DP bounds only); use the RDP accountant");
+}
+
+TuningBound tuningBound(const std::vector<ExperimentConfig>& configs,
+                        const std::function<RunPlanInput(const ExperimentConfig&)>& input,
+                        const privacy::TuningDistribution& distribution) {
+  privacy::validateTuning(distribution, "private tuning");
+  if (configs.empty()) throw ConfigError("private tuning: there are no runs to select from");
+  std::vector<privacy::PrivacyRunDescription> descriptions;
+  for (const ExperimentConfig& config : configs) {
+    checkTunable(config);
+    descriptions.push_back(privacyDescription(config, input(config)));
+  }
+  const auto bound = privacy::dominatingRun(descriptions);
+  if (!bound)
+    throw ConfigError(
+        "private tuning: no setting costs at least as much privacy as every other at every RDP "
+        "order, so no one statement bounds a run drawn at random; sweep settings where one "
+        "point is the most expensive (e.g. noise_multiplier, learning_rate)");
+  TuningBound out{*bound, descriptions[*bound]};
+  out.description.tuning = distribution;
+  return out;
+}
+
 }  // namespace epsilon::train

@@ -8,9 +8,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "core/privacy/dp_event.h"
+#include "core/privacy/privacy_statement.h"
+#include "core/train/run_planning.h"
 #include "core/train/sweep.h"
 
 namespace epsilon::train {
@@ -35,5 +38,24 @@ struct PrivateTuningDraw {
 PrivateTuningDraw drawPrivateTuning(const std::vector<SweepPoint>& grid,
                                     const privacy::TuningDistribution& distribution,
                                     std::uint64_t seed);
+
+// Throws ConfigError naming "private tuning" when `config` cannot be tuned privately: the PLD
+// accountant has no bound for the best of a random number of runs.
+void checkTunable(const ExperimentConfig& config);
+
+// What releasing the best of K runs drawn from `configs` costs: the description of the
+// configuration that bounds every other's privacy at every RDP order (dominatingRun,
+// privacy_statement.h), with the law set, so privacyStatement(description) is the tuned ε and
+// carries one run's ε and ⌈μ⌉ runs composed. `input` gives each configuration its N and P
+// (planInput). The sweep command and the GUI's sweep summary both ask this. Throws ConfigError
+// naming "private tuning" for no configuration, the PLD accountant (RDP bounds only) or no
+// configuration dominating the others.
+struct TuningBound {
+  std::size_t index = 0;  // the bounding configuration
+  privacy::PrivacyRunDescription description;
+};
+TuningBound tuningBound(const std::vector<ExperimentConfig>& configs,
+                        const std::function<RunPlanInput(const ExperimentConfig&)>& input,
+                        const privacy::TuningDistribution& distribution);
 
 }  // namespace epsilon::train

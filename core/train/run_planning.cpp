@@ -9,6 +9,7 @@
 #include "core/data/registry.h"
 #include "core/nn/model.h"
 #include "core/privacy/dp_pca.h"
+#include "core/train/memory_estimate.h"
 
 namespace epsilon::train {
 
@@ -82,17 +83,17 @@ double countNoiseStd(const ExperimentConfig& c) {
 
 long long modelParameterCount(const ExperimentConfig& config, const data::SampleShape& shape,
                               int classCount) {
-  nn::PresetOptions options;
-  options.hiddenWidths = config.model.hiddenWidths;
   if (config.model.usesPca()) {
     // k must fit the input: the check names model.pca_dims, the bound and the value.
     const auto& m = config.model;
     privacy::validateDpPcaOptions({m.pcaDims, m.pcaNoise, m.pcaSampleFraction, 1},
                                   shape.featureCount());
-    options.projectionDims = m.pcaDims;
   }
-  return nn::buildPreset<float>(config.model.preset, shape, std::max(2, classCount), 1, options)
-      .parameterCount();
+  // Counted, not built: a network too big for memory is refused here, naming the field.
+  const MemoryEstimate estimate =
+      estimateMemory(config, shape, classCount, 0, presetOptions(config));
+  checkMemory(config, estimate);
+  return estimate.parameters;
 }
 
 RunPlanInput planInput(const ExperimentConfig& config, const data::DatasetInfo& info) {
@@ -107,8 +108,10 @@ RunPlanInput planInput(const ExperimentConfig& config, const data::Dataset& data
 }
 
 RunPlanInput planInput(const ExperimentConfig& config) {
-  for (const data::DatasetInfo& info : data::listDatasets())
-    if (info.name == config.dataset.name && !info.synthetic) return planInput(config, info);
+  // A thinned class changes N by a count only the loaded set knows.
+  if (config.dataset.options.minorityClass < 0)
+    for (const data::DatasetInfo& info : data::listDatasets())
+      if (info.name == config.dataset.name && !info.synthetic) return planInput(config, info);
   return planInput(config, data::loadDataset(config.dataset.name, config.dataset.options));
 }
 

@@ -14,6 +14,7 @@
 #include "core/privacy/privatizer.h"
 #include "core/train/evaluation.h"
 #include "core/train/feature_cache.h"
+#include "core/train/memory_estimate.h"
 #include "core/train/privacy_tracker.h"
 #include "core/train/private_gradient.h"
 #include "core/train/run_planning.h"
@@ -112,8 +113,7 @@ void Run::setUp() {
   const long long n = data.train.size();
   m_stepsPerEpoch = m_config.stepsPerEpoch(n);
   m_totalSteps = m_config.totalSteps(n);
-  nn::PresetOptions presetOptions;
-  presetOptions.hiddenWidths = m_config.model.hiddenWidths;
+  nn::PresetOptions presetOptions = train::presetOptions(m_config);  // (its memory: validateFor)
   if (m_config.model.usesPca()) {
     // Abadi et al. 2016, §5: the projection is computed once, here, before the first step;
     // the tracker below accounts its release.

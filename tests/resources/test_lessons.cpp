@@ -12,10 +12,14 @@
 #include <QRegularExpression>
 #include <QTest>
 #include <cmath>
+#include <limits>
 #include <map>
 
+#include "core/data/registry.h"
 #include "core/data/synthetic.h"
+#include "core/privacy/privacy_statement.h"
 #include "core/train/config_check.h"
+#include "core/train/run_planning.h"
 #include "core/train/sweep.h"
 #include "core/train/teaching_defaults.h"
 #include "core/train/trainer.h"
@@ -61,6 +65,10 @@ ExperimentConfig lessonBase(const QJsonObject& experiment) {
     c.dataset.options.size = dataset[QStringLiteral("size")].toInt();
   if (dataset.contains(QStringLiteral("noise")))
     c.dataset.options.noise = dataset[QStringLiteral("noise")].toDouble();
+  if (dataset.contains(QStringLiteral("minority_class")))
+    c.dataset.options.minorityClass = dataset[QStringLiteral("minority_class")].toInt();
+  if (dataset.contains(QStringLiteral("minority_keep")))
+    c.dataset.options.minorityKeep = dataset[QStringLiteral("minority_keep")].toDouble();
   static const std::map<QString, std::string> sweepNames{
       {QStringLiteral("privatizer"), "privatizer"},
       {QStringLiteral("noise_multiplier"), "noise_multiplier"},
@@ -91,6 +99,8 @@ struct Outcome {
   QString value;
   double accuracy = 0.0;
   double epsilon = 0.0;
+  std::vector<double> classAccuracy;
+  ExperimentConfig config;
 };
 
 }  // namespace
@@ -102,8 +112,9 @@ class TestLessons : public QObject {
   void everyLessonIsWellFormed() {
     const QStringList files = lessonFiles();
     QVERIFY(files.size() >= 5);
-    const QStringList charts{"accuracy-epoch", "epsilon-epoch",     "accuracy-epsilon", "loss",
-                             "gradient-norms", "decision-boundary", "privacy-budget"};
+    const QStringList charts{"accuracy-epoch", "epsilon-epoch",  "accuracy-epsilon",
+                             "loss",           "gradient-norms", "decision-boundary",
+                             "privacy-budget", "sweep-map",      "per-class"};
     for (const QString& name : files) {
       const QJsonObject o = readJson(kLessons + "/" + name);
       QVERIFY2(!o.isEmpty(), qPrintable(name));
@@ -158,15 +169,16 @@ class TestLessons : public QObject {
     QCOMPARE(axes.size(), std::size_t(1));
     std::vector<Outcome> outcomes;
     for (const SweepPoint& p : expandSweep(base, axes)) {
-      long long n = data::syntheticSplitSizes(p.config.dataset.options).first;
-      if (p.config.dataset.options.maxTrain > 0)
-        n = std::min<long long>(n, p.config.dataset.options.maxTrain);
+      // The training set as loaded: a thinned class (dataset.minority_class) changes N.
+      const long long n =
+          data::loadDataset(p.config.dataset.name, p.config.dataset.options).train.size();
       const auto issues = checkConfig(p.config, n);
       QVERIFY2(issues.empty(), issues.empty() ? "" : issues.front().message.c_str());
       const RunResult r = Trainer(p.config).run();
       QCOMPARE(runStatusName(r.status), std::string("done"));
       outcomes.push_back({QString::fromStdString(p.values.front().second),
-                          r.history.back().testAccuracy, r.history.back().privacy.epsilon});
+                          r.history.back().testAccuracy, r.history.back().privacy.epsilon,
+                          r.history.back().classAccuracy, p.config});
       qInfo("%s %s: accuracy %.3f, epsilon %.2f", qPrintable(file),
             qPrintable(outcomes.back().value), outcomes.back().accuracy, outcomes.back().epsilon);
     }
@@ -174,6 +186,7 @@ class TestLessons : public QObject {
   }
 
  private:
+  void checkTuningAnswer(const std::vector<Outcome>& o);
   // What each lesson's answer says, asserted on its runs (in sweep order).
   void checkAnswer(const QString& name, const std::vector<Outcome>& o) {
     const auto epsilonFalls = [&] {
@@ -203,11 +216,37 @@ class TestLessons : public QObject {
       QVERIFY(advantage(o[0].epsilon) > 0.99 && advantage(o[1].epsilon) > 0.9);
       QVERIFY(advantage(o[2].epsilon) < 0.5 && advantage(o[3].epsilon) < 0.25);
       QVERIFY(o[2].accuracy >= 0.9 && o[3].accuracy >= 0.8);
+    } else if (name == "tuning-costs-privacy") {  // learning rate 0.03 .. 1 at σ 2
+      checkTuningAnswer(o);
+    } else if (name == "who-pays-for-privacy") {  // no privacy, then DP-SGD; class 1 at 10%
+      QCOMPARE(o[0].classAccuracy.size(), std::size_t(2));
+      const double drop0 = o[0].classAccuracy[0] - o[1].classAccuracy[0];
+      const double drop1 = o[0].classAccuracy[1] - o[1].classAccuracy[1];
+      QVERIFY(o[0].classAccuracy[0] >= 0.95 && o[0].classAccuracy[1] >= 0.9);
+      QVERIFY2(drop1 >= 0.3 && drop0 <= 0.05, qPrintable(QString("%1 %2").arg(drop0).arg(drop1)));
+      QVERIFY(o[1].epsilon > 1.5 && o[1].epsilon < 2.7);
     } else {
       QFAIL(qPrintable("no answer check for lesson " + name));
     }
   }
 };
+
+// The tuning lesson's numbers, from the one privacy statement: one run ≈ 2.2, four composed
+// ≈ 4.6, the best of a Poisson number of runs of mean 4 ≈ 3.3, and the trained runs' ε equal.
+void TestLessons::checkTuningAnswer(const std::vector<Outcome>& o) {
+  for (const Outcome& x : o) QCOMPARE(x.epsilon, o[0].epsilon);
+  privacy::PrivacyRunDescription run = privacyDescription(
+      o[0].config, planInput(o[0].config, data::loadDataset(o[0].config.dataset.name,
+                                                            o[0].config.dataset.options)));
+  run.tuning = privacy::TuningDistribution{4.0, std::numeric_limits<double>::infinity()};
+  const privacy::PrivacyStatement tuned = privacy::privacyStatement(run);
+  QVERIFY(std::abs(tuned.tuning->singleRunEpsilon - o[0].epsilon) < 1e-9);
+  QVERIFY(std::abs(tuned.tuning->singleRunEpsilon - 2.2) < 0.1);
+  QVERIFY(std::abs(tuned.epsilon - 3.3) < 0.1);
+  QCOMPARE(tuned.tuning->fixedRuns, 4LL);
+  QVERIFY(std::abs(tuned.tuning->fixedRunsEpsilon - 4.6) < 0.1);
+  for (const Outcome& x : o) QVERIFY(x.accuracy >= 0.9);
+}
 
 QTEST_APPLESS_MAIN(TestLessons)
 #include "test_lessons.moc"

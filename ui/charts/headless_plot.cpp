@@ -13,10 +13,11 @@ namespace epsilon::ui {
 
 namespace {
 
-// A model gives runs without colours their palette colours, as in the GUI.
+// A model gives runs without colours their palette colours, as in the GUI, all in one
+// insertion as File › Open does (run by run, 10,000 runs compared every run with the others).
 void drawRuns(RunCharts& charts, const std::vector<RunRecord>& runs, const QString& caption) {
   RunModel model;
-  for (const RunRecord& r : runs) model.addRun(r);
+  model.addRuns(runs);
   charts.setCaption(caption);
   charts.update(model.runs());
 }

@@ -10,6 +10,7 @@
 #include <QScatterSeries>
 #include <QValueAxis>
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "ui/charts/drawn_text.h"
@@ -383,6 +384,7 @@ int RunCharts::pointCount(ChartKind kind, int runId) const {
 }
 
 void RunCharts::fitAxes() {
+  std::array<bool, kChartKindCount> refit{};
   for (ChartKind kind : kAllChartKinds) {
     const int k = static_cast<int>(kind);
     double xMax = 0, yMax = 0, yMin = 0;
@@ -401,15 +403,24 @@ void RunCharts::fitAxes() {
       yLow = any ? std::max(0.0, std::floor((yMin - 2.0) / 10.0) * 10.0) : 0.0;
       yHigh = 100.0;
     }
+    const double xHigh = niceCeil(any ? xMax : 1.0);
+    if (!any && kind == ChartKind::EpsilonVsEpoch) yHigh = 1.0;
+    // An axis whose range stays is left alone: a change of its tick type or range lays the
+    // whole chart out again, which at every redraw of a training run kept the GUI thread busy.
+    if (m_xAxes[k]->min() == 0.0 && m_xAxes[k]->max() == xHigh && m_yAxes[k]->min() == yLow &&
+        m_yAxes[k]->max() == yHigh)
+      continue;
     // Fixed ticks while the range changes: the old interval over a new, wider range would
     // lay out thousands of ticks (fitTicks below picks the interval for the new range).
     m_xAxes[k]->setTickType(QValueAxis::TicksFixed);
     m_yAxes[k]->setTickType(QValueAxis::TicksFixed);
-    m_xAxes[k]->setRange(0.0, niceCeil(any ? xMax : 1.0));
-    m_yAxes[k]->setRange(yLow, any ? yHigh : (kind == ChartKind::EpsilonVsEpoch ? 1.0 : yHigh));
+    m_xAxes[k]->setRange(0.0, xHigh);
+    m_yAxes[k]->setRange(yLow, yHigh);
+    refit[k] = true;
   }
   fitLogAxes();
-  for (ChartKind kind : kAllChartKinds) fitTicks(kind);  // round ticks, as many as fit
+  for (ChartKind kind : kAllChartKinds)  // round ticks, as many as fit
+    if (refit[static_cast<int>(kind)] || m_log[static_cast<int>(kind)]) fitTicks(kind);
 }
 
 namespace {

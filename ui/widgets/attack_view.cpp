@@ -66,7 +66,9 @@ AttackView::AttackView(RunModel* model, AttackController* controller, QWidget* p
   connect(m_model, &RunModel::attackChanged, this, &AttackView::scheduleRefresh);
   connect(m_model, &RunModel::runsChanged, this, &AttackView::scheduleRefresh);
   connect(m_model, &RunModel::modelReset, this, &AttackView::scheduleRefresh);
-  connect(m_model, &RunModel::dataChanged, this, &AttackView::scheduleRefresh);
+  // Its chart is built anew at each refresh: not at a progress tick, which changes nothing
+  // it shows.
+  connect(m_model, &RunModel::runChanged, this, &AttackView::scheduleRefresh);
   connect(m_controller, &AttackController::attackFailed, this,
           [this](int runId, const QString& message) {
             const RunRecord* run = m_model->run(runId);

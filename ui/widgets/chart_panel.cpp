@@ -51,7 +51,7 @@ ChartPanel::ChartPanel(RunModel* model, QWidget* parent)
   connect(model, &RunModel::historyChanged, this, &ChartPanel::scheduleRedraw);
   connect(model, &RunModel::runsChanged, this, &ChartPanel::scheduleRedraw);
   connect(model, &RunModel::modelReset, this, &ChartPanel::scheduleRedraw);
-  connect(model, &RunModel::dataChanged, this, &ChartPanel::scheduleRedraw);
+  connect(model, &RunModel::runChanged, this, &ChartPanel::scheduleRedraw);
 }
 
 void ChartPanel::scheduleRedraw() {
@@ -61,9 +61,14 @@ void ChartPanel::scheduleRedraw() {
 void ChartPanel::redrawNow() {
   m_redrawTimer->stop();
   m_charts->update(m_model->runs());
-  m_legend->setText(m_charts->legendHtml());
-  m_legend->setVisible(!m_legend->text().isEmpty());
-  fitLegend();
+  // The legend is laid out again only when it changed (names, colours, runs shown), not at
+  // every redraw of a training run.
+  const QString legend = m_charts->legendHtml();
+  if (legend != m_legend->text()) {
+    m_legend->setText(legend);
+    m_legend->setVisible(!legend.isEmpty());
+    fitLegend();
+  }
   ++m_redraws;
 }
 

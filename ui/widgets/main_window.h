@@ -24,12 +24,18 @@ class QProgressBar;
 class QPushButton;
 class QTabWidget;
 
+namespace epsilon::cluster {
+struct SlurmSettings;
+}
+
 namespace epsilon::ui {
 
 class AttackController;
 class AttackView;
 class ClusterSweeps;
+struct ClusterSweepRequest;
 class ChartPanel;
+class ClassAccuracyView;
 class DecisionBoundaryView;
 class ExperimentPanel;
 class FocusView;
@@ -45,6 +51,7 @@ class SweepDialog;
 class SweepMapView;
 class TargetCalibrator;
 class TrainingController;
+class TuningSummaryView;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -78,6 +85,8 @@ class MainWindow : public QMainWindow {
   AttackView* attackView() const { return m_attackView; }
   AttackController* attackController() const { return m_attackController; }
   SweepMapView* sweepMapView() const { return m_sweepMap; }
+  TuningSummaryView* tuningSummaryView() const { return m_tuningSummary; }
+  ClassAccuracyView* classAccuracyView() const { return m_classAccuracy; }
   // Selects the run in the Runs table (a click on the sweep map asks for it).
   void selectRunInTable(int runId);
   QTabWidget* centralTabs() const { return m_tabs; }
@@ -109,6 +118,11 @@ class MainWindow : public QMainWindow {
   // accountant-only preset its ε curves at once. Returns the runs' ids; empty with the
   // message shown on failure.
   QList<int> runPreset(const QString& name);
+  // The same preset's runs sent to Slurm (ClusterSweeps::submit of `sweep --preset NAME
+  // --dataset D`, D the data set planned here), followed like a cluster sweep of the Sweep
+  // dialog; an accountant-only preset trains nothing and is drawn at once (runPreset).
+  QList<int> runPresetOnCluster(const QString& name, const QString& folder, const QString& cli,
+                                const cluster::SlurmSettings& settings);
   int sweepRemaining() const;
   // The runs' experiments again without privacy, as new runs (the Runs table's "Compare to
   // non-private"); non-private runs are skipped. Returns the new runs' ids.
@@ -162,6 +176,13 @@ class MainWindow : public QMainWindow {
   void copyChartGrid();
   void buildSweepStatus();
   void buildPresetsMenu();
+  // A preset chosen in the menu: here, or (Presets › Run presets on › Slurm cluster) the
+  // Slurm dialog first (cluster_options.h).
+  void presetChosen(const QString& name);
+  // runPreset (cluster null) and runPresetOnCluster (where the request says).
+  QList<int> runPresetOn(const QString& name, ClusterSweepRequest* cluster);
+  // Names the request's runs, submits it and shows its progress as the sweep's.
+  QList<int> sendToCluster(ClusterSweepRequest request);
   void buildLessonsMenu();
   void buildPaceMenu();
   // The config with the Pace menu's choice (kept as it is while the choice is "as set").
@@ -214,6 +235,8 @@ class MainWindow : public QMainWindow {
   AttackView* m_attackView = nullptr;
   AttackController* m_attackController = nullptr;
   SweepMapView* m_sweepMap = nullptr;
+  TuningSummaryView* m_tuningSummary = nullptr;
+  ClassAccuracyView* m_classAccuracy = nullptr;
   QTimer* m_liveDebounce;
   QAction* m_liveAction = nullptr;
   QAction* m_presentationAction = nullptr;

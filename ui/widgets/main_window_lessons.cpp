@@ -95,6 +95,8 @@ QList<int> MainWindow::openLesson(const QString& nameOrFile) {
   for (const auto& [view, dockName] : views)
     if (lesson.lookAt.contains(QLatin1String(view)))
       if (auto* d = findChild<QDockWidget*>(QLatin1String(dockName))) d->raise();
+  if (lesson.lookAt.contains(QLatin1String("sweep-map"))) showTab(tr("Sweep map"));
+  if (lesson.lookAt.contains(QLatin1String("per-class"))) showTab(tr("Per class"));
   // A clean page: the runs that were here are set aside (Edit › Bring back, or Ctrl+Z).
   const int aside = m_runs->rowCount();
   m_session->setRunsAside(tr("Start lesson “%1”").arg(lesson.title));

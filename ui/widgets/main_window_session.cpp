@@ -52,13 +52,12 @@ MainWindow::Options MainWindow::startupOptions(bool sessionGiven, bool scripted)
 
 QString MainWindow::saveSessionTo(const QString& path) {
   try {
-    saveSession(path, m_runs->runs());
+    m_session->save(path);
   } catch (const std::exception& e) {
     showError(tr("Cannot save the session"), QString::fromUtf8(e.what()));
     return m_lastError;
   }
   m_sessionPath = m_saveSuggestion = path;
-  m_session->setSaved();
   if (m_options.useSettings) QSettings().setValue(QStringLiteral("lastSession"), path);
   updateTitle();
   statusBar()->showMessage(tr("Saved %1 runs to %2").arg(m_runs->rowCount()).arg(path), 5000);
@@ -68,8 +67,10 @@ QString MainWindow::saveSessionTo(const QString& path) {
 QString MainWindow::openSessionFrom(const QString& path) {
   std::vector<RunRecord> runs;
   int missing = 0;
+  QString suggestion;
   try {
-    runs = openSessionOrRuns(path, &missing);  // a session, a run file or a folder of run files
+    runs = openSessionOrRuns(path, &missing,
+                             &suggestion);  // a session, a run file or a folder of run files
   } catch (const std::exception& e) {
     showError(tr("Cannot open the session"), QString::fromUtf8(e.what()));
     return m_lastError;
@@ -82,7 +83,7 @@ QString MainWindow::openSessionFrom(const QString& path) {
   m_clusterSweeps->follow();  // runs still waiting for a cluster's job go on waiting
   m_charts->redrawNow();
   m_sessionPath = path;
-  m_saveSuggestion = saveSuggestionAfterOpening(path);
+  m_saveSuggestion = suggestion;
   m_session->setSaved();  // what was open before was settled; the runs are the file's
   if (m_options.useSettings && path != m_options.recoveryFile)
     QSettings().setValue(QStringLiteral("lastSession"), path);

@@ -1,7 +1,10 @@
 // MainWindow: starting runs — one run from the panel, re-runs, loading a run into the panel,
-// sweeps (with their progress in the status bar) and the built-in presets of the Presets menu.
+// sweeps (with their progress in the status bar) and the built-in presets of the Presets menu,
+// here or on a Slurm cluster.
 #include <QAction>
+#include <QActionGroup>
 #include <QCheckBox>
+#include <QFileInfo>
 #include <QMenu>
 #include <QMenuBar>
 #include <QProgressBar>
@@ -19,12 +22,14 @@
 #include "core/data/registry.h"
 #include "core/train/config_check.h"
 #include "ui/charts/run_naming.h"
+#include "ui/widgets/cluster_options.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/parameter_slider.h"
 #include "ui/widgets/runs_view.h"
 #include "ui/widgets/sweep_dialog.h"
 #include "ui/widgets/training_controller.h"
+#include "ui/widgets/tuning_summary_view.h"
 
 namespace epsilon::ui {
 
@@ -136,10 +141,22 @@ void MainWindow::buildSweepStatus() {
 void MainWindow::buildPresetsMenu() {
   QMenu* menu = menuBar()->addMenu(tr("&Presets"));
   menu->setToolTipsVisible(true);
+  // The Sweep dialog's "Run on" choice, remembered for both (cluster_options.h).
+  QMenu* where = menu->addMenu(tr("Run presets on"));
+  auto* group = new QActionGroup(where);
+  QAction* here = where->addAction(tr("This computer"));
+  QAction* slurm = where->addAction(tr("Slurm cluster…"));
+  slurm->setObjectName(QStringLiteral("presetsOnSlurm"));
+  for (QAction* a : {here, slurm}) a->setCheckable(true), group->addAction(a);
+  connect(menu, &QMenu::aboutToShow, this, [here, slurm] {
+    (ClusterOptions::rememberedOnCluster() ? slurm : here)->setChecked(true);
+  });
+  connect(slurm, &QAction::toggled, this, &ClusterOptions::rememberOnCluster);
+  menu->addSeparator();
   try {
     for (const Preset& preset : builtinPresets()) {
       QAction* action =
-          menu->addAction(preset.title, this, [this, name = preset.name] { runPreset(name); });
+          menu->addAction(preset.title, this, [this, name = preset.name] { presetChosen(name); });
       action->setToolTip(QStringLiteral("%1\n%2").arg(preset.source, preset.reproduces));
     }
   } catch (const std::exception& e) {
@@ -149,24 +166,62 @@ void MainWindow::buildPresetsMenu() {
 }
 
 QList<int> MainWindow::runPreset(const QString& name) {
+  return runPresetOn(name, nullptr);
+}
+
+QList<int> MainWindow::runPresetOnCluster(const QString& name, const QString& folder,
+                                          const QString& cli,
+                                          const cluster::SlurmSettings& settings) {
+  ClusterSweepRequest request;
+  request.folder = folder;
+  request.cli = cli;
+  request.settings = settings;
+  return runPresetOn(name, &request);
+}
+
+QList<int> MainWindow::runPresetOn(const QString& name, ClusterSweepRequest* cluster) {
   try {
     const Preset preset = findPreset(name);
     QString note;
-    const QString dataset = chooseDataset(preset, &note);
-    const PresetPlan plan = planPreset(preset, dataset, false);
+    const PresetPlan plan = planPreset(preset, chooseDataset(preset, &note), false);
     m_panel->setConfig(plan.base);
     statusBar()->showMessage(QStringLiteral("%1 — %2 %3").arg(preset.title, preset.source, note),
                              15000);
-    if (preset.kind != PresetKind::Accountant) return startSweep(plan.points);
-    // ε over epochs needs no training: each point becomes a finished run with ε per epoch.
-    QList<int> ids;
-    for (const auto& point : plan.points)
-      ids << m_runs->addRun(accountantOnlyRecord(point, plan.input));
-    return ids;
+    if (preset.kind == PresetKind::Accountant) {
+      // ε over epochs needs no training (nor a cluster): each point becomes a finished run.
+      QList<int> ids;
+      for (const auto& point : plan.points)
+        ids << m_runs->addRun(accountantOnlyRecord(point, plan.input));
+      return ids;
+    }
+    if (!cluster) return startSweep(plan.points);
+    // The nodes run a built-in preset by its name, a preset file by its path, on the data set
+    // planned here (a node would otherwise choose its own).
+    cluster->base = plan.base;
+    cluster->preset = preset.file.startsWith(QLatin1Char(':'))
+                          ? preset.name
+                          : QFileInfo(preset.file).absoluteFilePath();
+    cluster->dataset = QString::fromStdString(plan.base.dataset.name);
+    cluster->points = plan.points;
+    return sendToCluster(std::move(*cluster));
   } catch (const std::exception& e) {
     showError(tr("Cannot run the preset %1").arg(name), QString::fromUtf8(e.what()));
     return {};
   }
+}
+
+void MainWindow::presetChosen(const QString& name) {
+  if (!ClusterOptions::rememberedOnCluster()) {
+    runPreset(name);
+    return;
+  }
+  ClusterOptionsDialog dialog(tr("Run the preset %1").arg(name), name, this);
+  if (dialog.exec() != QDialog::Accepted) return;
+  const ClusterOptions* o = dialog.options();
+  if (o->runOnCluster())
+    runPresetOnCluster(name, o->jobFolder(), o->nodeCli(), o->slurmSettings());
+  else
+    runPreset(name);
 }
 
 QList<int> MainWindow::startSweep(const std::vector<train::SweepPoint>& points) {
@@ -177,6 +232,7 @@ QList<int> MainWindow::startSweep(const std::vector<train::SweepPoint>& points) 
   for (std::size_t i = 0; i < points.size(); ++i)
     ids << m_controller->start(paced(points[i].config), names[static_cast<int>(i)], false);
   m_sweepRuns = ids;
+  m_tuningSummary->setTuningSweep({}, std::nullopt, {});  // a fixed sweep, unless told otherwise
   updateSweepProgress();
   return ids;
 }
@@ -193,29 +249,39 @@ QList<int> MainWindow::startSweepFrom(const SweepDialog& dialog) {
     showError(tr("Cannot start the sweep"), error);
     return {};
   }
+  const ClusterOptions& where = *dialog.clusterOptions();
   std::optional<ClusterSweepRequest> cluster;
-  if (dialog.runOnCluster()) {
+  if (where.runOnCluster()) {
     cluster.emplace();
     cluster->base = m_panel->config();
     cluster->axes = dialog.axes();
     cluster->targetEpsilon = dialog.targetEpsilon();  // the nodes calibrate each point again
-    cluster->folder = dialog.jobFolder();
-    cluster->cli = dialog.nodeCli();
-    cluster->settings = dialog.slurmSettings();
+    cluster->folder = where.jobFolder();
+    cluster->cli = where.nodeCli();
+    cluster->settings = where.slurmSettings();
   }
+  // A private tuning's summary covers its K runs, with the law K was drawn from.
+  const auto tuning = dialog.privateTuning();
+  const std::vector<train::SweepPoint> grid =
+      tuning ? dialog.grid() : std::vector<train::SweepPoint>{};
+  const auto launch = [this, cluster, tuning, grid](const std::vector<train::SweepPoint>& pts) {
+    const QList<int> ids = launchSweep(pts, cluster);
+    if (!cluster) m_tuningSummary->setTuningSweep(tuning ? ids : QList<int>{}, tuning, grid);
+    return ids;
+  };
   if (std::none_of(points.begin(), points.end(),
                    [](const train::SweepPoint& p) { return p.targetEpsilon.has_value(); }))
-    return launchSweep(points, cluster);
+    return launch(points);
   // Never one σ for all: each point's σ for its own settings, off the GUI thread.
   if (!m_sweepCalibration) m_sweepCalibration = std::make_unique<TargetCalibrator>();
   statusBar()->showMessage(tr("Calibrating σ to the target ε for each of the %n sweep run(s)…",
                               nullptr, static_cast<int>(points.size())));
   m_sweepCalibration->requestSweep(
-      this, std::move(points), [this, cluster](const SweepCalibration& result) {
+      this, std::move(points), [this, launch](const SweepCalibration& result) {
         if (!result.error.isEmpty())
           showError(tr("Cannot calibrate the sweep to its target ε"), result.error);
         else
-          launchSweep(result.points, cluster);
+          launch(result.points);
       });
   return {};
 }
@@ -224,10 +290,14 @@ QList<int> MainWindow::launchSweep(const std::vector<train::SweepPoint>& points,
                                    std::optional<ClusterSweepRequest> cluster) {
   if (!cluster) return startSweep(points);
   cluster->points = points;
+  return sendToCluster(std::move(*cluster));
+}
+
+QList<int> MainWindow::sendToCluster(ClusterSweepRequest request) {
   std::vector<train::ExperimentConfig> configs;
-  for (const auto& point : points) configs.push_back(point.config);
-  cluster->names = namesForNewRuns(*m_runs, configs);
-  m_sweepRuns = m_clusterSweeps->submit(*cluster);
+  for (const auto& point : request.points) configs.push_back(point.config);
+  request.names = namesForNewRuns(*m_runs, configs);
+  m_sweepRuns = m_clusterSweeps->submit(request);
   updateSweepProgress();
   return m_sweepRuns;
 }

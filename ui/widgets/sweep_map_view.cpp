@@ -20,7 +20,7 @@ SweepMapView::SweepMapView(RunModel* model, QWidget* parent)
   connect(model, &RunModel::historyChanged, this, &SweepMapView::scheduleRedraw);
   connect(model, &RunModel::runsChanged, this, &SweepMapView::scheduleRedraw);
   connect(model, &RunModel::modelReset, this, &SweepMapView::scheduleRedraw);
-  connect(model, &RunModel::dataChanged, this, &SweepMapView::scheduleRedraw);
+  connect(model, &RunModel::runChanged, this, &SweepMapView::scheduleRedraw);
   m_chart.setRuns(model->runs());
 }
 

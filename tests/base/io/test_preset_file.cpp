@@ -88,6 +88,21 @@ class TestPresetFile : public QObject {
     }
   }
 
+  // Who pays for privacy: mnist-10k with the eights kept at 10%, DP-SGD beside no privacy.
+  void whoPaysThinsTheEightsAndComparesWithNoPrivacy() {
+    const Preset preset = findPreset(QStringLiteral("teach-who-pays"));
+    const auto base = presetBaseConfig(preset, false, QStringLiteral("mnist-10k"));
+    QCOMPARE(base.dataset.options.minorityClass, 8);
+    QCOMPARE(base.dataset.options.minorityKeep, 0.1);
+    const PresetPlan plan = planPreset(preset, QStringLiteral("mnist-10k"), false);
+    QCOMPARE(plan.points.size(), std::size_t(6));  // three seeds each
+    for (std::size_t i = 0; i < 6; ++i) {
+      QCOMPARE(train::isPrivate(plan.points[i].config), i < 3);
+      QCOMPARE(plan.points[i].config.training.seed, static_cast<std::uint64_t>(i % 3 + 1));
+    }
+    for (const auto& point : plan.points) QCOMPARE(point.config.dataset.options.minorityClass, 8);
+  }
+
   void liraLessonAttacksAMemorisingModelAndTheSameAtEpsilonOneAndFour() {
     const Preset lira = findPreset(QStringLiteral("teach-lira-memorisation"));
     QCOMPARE(lira.kind, PresetKind::Calibrate);

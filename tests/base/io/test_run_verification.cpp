@@ -62,12 +62,29 @@ std::vector<RunRecord> reopened(const RunRecord& run,
   return openSessionOrRuns(path);
 }
 
-// Sets the stored ε of evaluation `index` to `epsilon`.
-std::function<void(QJsonObject&)> forge(int index, double epsilon) {
+// The realistic forgery: the stored ε of evaluations [from, end) multiplied by `factor`, the
+// history kept non-decreasing (a decreasing one is refused as the file is read).
+std::function<void(QJsonObject&)> forge(int from, double factor) {
   return [=](QJsonObject& run) {
     QJsonArray evals = run.value(QStringLiteral("evals")).toArray();
+    for (int i = from; i < evals.size(); ++i) {
+      QJsonObject point = evals.at(i).toObject();
+      point.insert(QStringLiteral("epsilon"),
+                   point.value(QStringLiteral("epsilon")).toDouble() * factor);
+      evals.replace(i, point);
+    }
+    run.insert(QStringLiteral("evals"), evals);
+  };
+}
+
+// A middle point's ε edited to lie strictly between its neighbours' (so still non-decreasing).
+std::function<void(QJsonObject&)> forgeBetween(int index) {
+  return [=](QJsonObject& run) {
+    QJsonArray evals = run.value(QStringLiteral("evals")).toArray();
+    const double below = evals.at(index - 1).toObject().value(QStringLiteral("epsilon")).toDouble();
+    const double truth = evals.at(index).toObject().value(QStringLiteral("epsilon")).toDouble();
     QJsonObject point = evals.at(index).toObject();
-    point.insert(QStringLiteral("epsilon"), epsilon);
+    point.insert(QStringLiteral("epsilon"), (below + truth) / 2);
     evals.replace(index, point);
     run.insert(QStringLiteral("evals"), evals);
   };
@@ -97,30 +114,63 @@ class TestRunVerification : public QObject {
 
   void aForgedEpsilonIsNeverShown_data() {
     QTest::addColumn<int>("accountant");
-    QTest::addColumn<int>("index");
-    QTest::newRow("rdp, the last point") << int(privacy::AccountantKind::Rdp) << 4;
-    QTest::newRow("rdp, a middle point") << int(privacy::AccountantKind::Rdp) << 2;
-    QTest::newRow("pld, the last point") << int(privacy::AccountantKind::Pld) << 4;
-    // PLD checks its last point; an earlier forged one shows as ε decreasing after it.
-    QTest::newRow("pld, a middle point") << int(privacy::AccountantKind::Pld) << 2;
+    QTest::addColumn<int>("from");
+    QTest::addColumn<double>("factor");
+    QTest::newRow("rdp, every point scaled down") << int(privacy::AccountantKind::Rdp) << 0 << 0.01;
+    QTest::newRow("rdp, every point scaled up") << int(privacy::AccountantKind::Rdp) << 0 << 50.0;
+    QTest::newRow("rdp, the last point raised") << int(privacy::AccountantKind::Rdp) << 4 << 50.0;
+    QTest::newRow("pld, every point scaled down") << int(privacy::AccountantKind::Pld) << 0 << 0.01;
+    QTest::newRow("pld, the last point raised") << int(privacy::AccountantKind::Pld) << 4 << 50.0;
   }
   void aForgedEpsilonIsNeverShown() {
     QFETCH(int, accountant);
-    QFETCH(int, index);
+    QFETCH(int, from);
+    QFETCH(double, factor);
     const RunRecord run = trainedRun(privacy::AccountantKind(accountant));
-    const double truth = run.evals[static_cast<std::size_t>(index)].epsilon;
-    const double forged = index == 4 ? 0.01 : truth * 50.0;
-    const std::vector<RunRecord> opened = reopened(run, forge(index, forged));
+    const double truth = run.evals.back().epsilon;
+    const std::vector<RunRecord> opened = reopened(run, forge(from, factor));
     const RunRecord& r = opened.at(0);
     QVERIFY2(r.message.startsWith(QStringLiteral("ε in the file does not match its settings")),
              qPrintable(r.message));
-    for (const EvalPoint& point : r.evals) QVERIFY(point.epsilon != forged);
-    for (std::size_t i = 0; i < run.evals.size(); ++i)
+    for (std::size_t i = 0; i < run.evals.size(); ++i) {
+      const bool forged = int(i) >= from && run.evals[i].epsilon > 0;  // (step 0: ε = 0)
+      if (forged) QVERIFY(r.evals[i].epsilon != run.evals[i].epsilon * factor);
       QCOMPARE(r.evals[i].epsilon, run.evals[i].epsilon);  // the settings' ε, as trained
-    if (index == 4) {                                      // both values are stated
-      QVERIFY2(r.message.contains(QStringLiteral("0.01")), qPrintable(r.message));
+    }
+    if (accountant == int(privacy::AccountantKind::Pld)) {  // PLD states its last point's
+      QVERIFY2(r.message.contains(formatEpsilonForTest(truth * factor)), qPrintable(r.message));
       QVERIFY2(r.message.contains(formatEpsilonForTest(truth)), qPrintable(r.message));
     }
+  }
+
+  // RDP checks every point: one edited between its neighbours is found too.
+  void aForgedMiddlePointIsFoundWithRdp() {
+    const RunRecord run = trainedRun(privacy::AccountantKind::Rdp);
+    const std::vector<RunRecord> opened = reopened(run, forgeBetween(2));
+    const RunRecord& r = opened.at(0);
+    QVERIFY2(hasEpsilonMismatch(r), qPrintable(r.message));
+    QCOMPARE(r.evals[2].epsilon, run.evals[2].epsilon);
+  }
+
+  // No accountant's ε goes down: such a history is refused, naming the point and the run.
+  void aDecreasingEpsilonIsRefused() {
+    const RunRecord run = trainedRun(privacy::AccountantKind::Rdp);
+    QVERIFY(run.evals[3].epsilon > run.evals[2].epsilon / 2);
+    QString message;
+    try {
+      reopened(run, [&](QJsonObject& json) {
+        QJsonArray evals = json.value(QStringLiteral("evals")).toArray();
+        QJsonObject point = evals.at(3).toObject();
+        point.insert(QStringLiteral("epsilon"), run.evals[2].epsilon / 2);
+        evals.replace(3, point);
+        json.insert(QStringLiteral("evals"), evals);
+      });
+    } catch (const std::exception& e) {
+      message = QString::fromUtf8(e.what());
+    }
+    QVERIFY2(message.contains(QStringLiteral("evals[3].epsilon")), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("never decreases")), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("run 'trained'")), qPrintable(message));
   }
 
   void aRunWhoseDataSetIsMissingSaysItWasNotChecked() {
@@ -130,18 +180,6 @@ class TestRunVerification : public QObject {
     QVERIFY(verifyStatedEpsilon(run, plan));
     QVERIFY2(run.privacyLabel.contains(QStringLiteral("not checked")),
              qPrintable(run.privacyLabel));
-  }
-
-  // Not checkable against its settings, yet going down: no accountant's ε does, so none of
-  // the file's ε is shown.
-  void anUncheckedEpsilonThatGoesDownIsNotShown() {
-    RunRecord run = trainedRun(privacy::AccountantKind::Rdp);
-    run.config.dataset.name = "/nonexistent/data";
-    run.evals[3].epsilon = run.evals[2].epsilon / 2;
-    const PlanInputOf plan = [](const train::ExperimentConfig& c) { return train::planInput(c); };
-    QVERIFY(!verifyStatedEpsilon(run, plan));
-    QVERIFY(hasEpsilonMismatch(run));
-    for (const EvalPoint& point : run.evals) QVERIFY(std::isnan(point.epsilon));
   }
 
  private:

@@ -119,7 +119,9 @@ class TestClusterSweeps : public QObject {
   }
 
   // Slurm may call a task completed before a network file system shows its run file here (the
-  // run then shows failed): the file, when it lands, is the truth.
+  // run then shows failed), and a failed or cancelled task may be resubmitted (`cluster
+  // resubmit --failed`): a file that lands is the truth, so the folder is watched, even with no
+  // run waiting in Slurm's sense, until each run's file was read.
   void aLateFileOverrulesAFailure() {
     QTemporaryDir tmp;
     const QString dir = QDir(tmp.path()).filePath(QStringLiteral("sweep"));
@@ -128,13 +130,52 @@ class TestClusterSweeps : public QObject {
     model.addRun(waitingRun(1, dir, 0));
     model.addRun(waitingRun(2, dir, 1));
     ClusterSweeps sweeps(&model);
-    sweeps.setIntervals(100, 0);
+    sweeps.setIntervals(50, 0);
     sweeps.follow();
     model.setStatus(1, RunStatus::Failed, QStringLiteral("failed on the cluster (COMPLETED)"));
+    model.setStatus(2, RunStatus::Cancelled, QStringLiteral("cancelled on the cluster"));
+    QTest::qWait(200);  // several polls with nothing pending or running
+    QCOMPARE(sweeps.followed(), QStringList{dir});
     land(dir, 0);
     QTRY_COMPARE(model.run(1)->status, RunStatus::Done);
     QVERIFY(!model.run(1)->evals.empty());
-    QCOMPARE(model.run(2)->status, RunStatus::Running);  // its file has not landed
+    QCOMPARE(model.run(2)->status, RunStatus::Cancelled);  // its file has not landed
+    QCOMPARE(sweeps.followed(), QStringList{dir});         // it may still land
+    land(dir, 1);
+    QTRY_COMPARE(model.run(2)->status, RunStatus::Done);
+    QVERIFY(!model.run(2)->evals.empty());
+    QTRY_VERIFY(sweeps.followed().isEmpty());  // nothing more can land
+  }
+
+  // Runs taken out of the model expect nothing: their folder is let go at once.
+  void removedRunsLetTheFolderGo() {
+    QTemporaryDir tmp;
+    RunModel model;
+    model.addRun(waitingRun(1, tmp.path(), 0));
+    ClusterSweeps sweeps(&model);
+    sweeps.setIntervals(50, 0);
+    sweeps.follow();
+    model.setStatus(1, RunStatus::Failed, QStringLiteral("failed on the cluster"));
+    QTest::qWait(120);
+    QCOMPARE(sweeps.followed(), QStringList{tmp.path()});
+    model.takeRun(1);
+    QTRY_VERIFY(sweeps.followed().isEmpty());
+  }
+
+  // A preset's tasks run it by name on the data set planned here, with no config copy.
+  void presetTasksNameTheirDataSet() {
+    ClusterSweepRequest request;
+    request.preset = QStringLiteral("report-fig4-noise");
+    request.dataset = QStringLiteral("mnist-10k");
+    request.folder = QStringLiteral("/shared/sweep");
+    request.settings.cpusPerTask = 3;
+    QCOMPARE(clusterSweepArgs(request), (QStringList{"--preset", "report-fig4-noise", "--dataset",
+                                                     "mnist-10k", "--jobs", "3"}));
+    request.preset.clear();  // the Sweep dialog's: the config copy and the axes
+    request.axes = {{"noise_multiplier", {"1", "2"}}};
+    QCOMPARE(clusterSweepArgs(request),
+             (QStringList{"--config", "/shared/sweep/epsilonlab-sweep.config", "--param",
+                          "noise_multiplier=1,2", "--jobs", "3"}));
   }
 
   void finishedRunsAreNotFollowed() {

@@ -6,7 +6,8 @@
 // completes it; one cancelled task shows as cancelled while the other finishes, and is
 // resubmitted; cancelling a whole sweep cancels its running and pending tasks and nothing is
 // sent to scancel once all have ended; an unknown partition and a time over the partition's limit
-// give Slurm's own message, exit 2 and no folder.
+// give Slurm's own message, exit 2 and no folder. `reproduce --slurm` lands each preset's run
+// files equal to a local `sweep --preset`'s, and `reproduce --report-only` writes its report.
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -237,6 +238,16 @@ class TestCliSlurm : public QObject {
     for (const QString& name : runFiles(dir))
       QCOMPARE(withoutTimings(readJson(QDir(dir).filePath(name))),
                withoutTimings(readJson(QDir(local).filePath(name))));
+#ifdef EPSILON_HAVE_PLOT
+    // The report from the folders the cluster filled (`--quick` is the submission's).
+    o = runCli({"reproduce", "--report-only", "--out", out});
+    QVERIFY2(o.exitCode == 0, qPrintable(o.err));
+    QFile html(QDir(out).filePath("index.html"));
+    QVERIFY(html.open(QIODevice::ReadOnly));
+    const QString page = QString::fromUtf8(html.readAll());
+    QVERIFY(page.contains("on a Slurm cluster (job " + line["job"].toString() + ")"));
+    QVERIFY(page.contains("<section id=\"preset-" + preset + "\">"));
+#endif
     // Not with --jobs (the tasks take --cpus-per-task): refused before anything is made.
     o = runCli(
         {"reproduce", "--out", m_tmp.filePath("r2"), "--only", preset, "--slurm", "--jobs", "2"});

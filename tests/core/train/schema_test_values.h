@@ -25,8 +25,11 @@ inline train::FieldValue otherValue(const train::ExperimentField& f,
       const long long n = std::get<long long>(initial) + 3;
       return n <= f.high ? n : static_cast<long long>(f.low);
     }
-    case train::FieldType::Number:
-      return std::get<double>(initial) + 0.123456789012345;  // digits a rounding would lose
+    case train::FieldType::Number: {
+      // Digits a rounding would lose; downwards when up leaves the range (a share at 1).
+      const double up = std::get<double>(initial) + 0.123456789012345;
+      return f.low <= f.high && up > f.high ? std::get<double>(initial) - 0.123456789012345 : up;
+    }
     case train::FieldType::OptionalNumber:
       return 0.3;  // both default to none
     case train::FieldType::Boolean:

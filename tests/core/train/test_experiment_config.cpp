@@ -4,7 +4,9 @@
 
 #include "core/common/errors.h"
 #include "core/data/dataset.h"
+#include "core/nn/model.h"
 #include "core/train/experiment_config.h"
+#include "core/train/memory_estimate.h"
 
 using namespace epsilon;
 using namespace epsilon::train;
@@ -111,6 +113,38 @@ class TestExperimentConfig : public QObject {
     }
     c.training.lotSize = 200;
     c.validateFor(tinyDataset(200, 50));
+  }
+
+  // A network too big for memory is refused before it is allocated, naming its field; the
+  // estimate counts exactly the parameters the built network has.
+  void memoryIsEstimatedBeforeAllocating() {
+    ExperimentConfig c;
+    c.model.preset = "mlp";
+    c.model.hiddenWidths = {7, 5};
+    c.training.lotSize = 10;
+    const data::Dataset tiny = tinyDataset(200, 50);
+    const MemoryEstimate small =
+        estimateMemory(c, tiny.shape, tiny.classCount(), 250, presetOptions(c));
+    QCOMPARE(
+        small.parameters,
+        static_cast<long long>(
+            nn::buildPreset<float>("mlp", tiny.shape, 2, 1, presetOptions(c)).parameterCount()));
+    QCOMPARE(small.dataBytes, 250.0 * 2 * sizeof(float));
+    c.validateFor(tiny);
+    try {
+      checkMemory(c, small, small.total() / 2);
+      QFAIL("an estimate over the limit was accepted");
+    } catch (const ConfigError& e) {
+      QVERIFY2(QString(e.what()).startsWith("model.hidden:"), e.what());
+    }
+    c.model.hiddenWidths = {65536, 65536, 65536};  // 8.6 billion parameters
+    try {
+      c.validateFor(tiny);
+      QFAIL("a network of 8.6 billion parameters was accepted");
+    } catch (const ConfigError& e) {
+      QVERIFY2(QString(e.what()).startsWith("model.hidden:"), e.what());
+      QVERIFY2(QString(e.what()).contains("8,590,"), e.what());
+    }
   }
 
   void stepsAndUnits() {

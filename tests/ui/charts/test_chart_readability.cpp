@@ -9,6 +9,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLogValueAxis>
+#include <QSignalSpy>
 #include <QTabBar>
 #include <QTableView>
 #include <QTest>
@@ -210,6 +211,31 @@ class TestChartReadability : public QObject {
     checkRunsHeader(w);
     checkAttackerSentence(w);
     checkDockTabs(w);
+  }
+
+  void aRedrawThatKeepsTheRangesLeavesTheAxesAlone() {
+    // A training run redraws the charts several times a second; an axis whose range stays
+    // must not change its tick type or range (each change lays the whole chart out again).
+    RunCharts charts;
+    std::vector<RunRecord> runs = {lessonRun(QStringLiteral("a"), 4, 0.97, 0)};
+    runs[0].id = 1;
+    charts.update(runs);
+    auto* x = qobject_cast<QValueAxis*>(
+        charts.chart(ChartKind::AccuracyVsEpoch)->axes(Qt::Horizontal).front());
+    QVERIFY(x);
+    QSignalSpy tickType(x, &QValueAxis::tickTypeChanged);
+    QSignalSpy range(x, &QValueAxis::rangeChanged);
+    charts.update(runs);
+    QCOMPARE(tickType.size(), 0);
+    QCOMPARE(range.size(), 0);
+    // A run trained ten times longer widens the epoch axis: the range follows.
+    runs.push_back(lessonRun(QStringLiteral("b"), 1, 0.93, 0));
+    runs.back().id = 2;
+    for (EvalPoint& e : runs.back().evals) e.epoch *= 10;
+    charts.update(runs);
+    QVERIFY(range.size() >= 1);
+    QVERIFY(x->max() >= runs.back().evals.back().epoch);
+    QCOMPARE(x->tickType(), QValueAxis::TicksDynamic);
   }
 
   void lossAxisTurnsLogarithmicForABlowUp() {

@@ -8,10 +8,12 @@
 #include "base/io/config_diff.h"
 #include "base/io/experiment_json.h"
 #include "base/io/run_palette.h"
+#include "base/session/batch_runs.h"
 #include "base/session/run_model.h"
 #include "base/session/session_history.h"
 #include "ui/widgets/runs_view.h"
 
+using namespace epsilon;
 using namespace epsilon::ui;
 
 namespace {
@@ -53,6 +55,52 @@ class TestRunModel : public QObject {
     QVERIFY(model.runs()[1].color != model.runs()[2].color);
     QCOMPARE(model.index(1, RunModel::ParametersColumn).data().toString(),
              QStringLiteral("noise_multiplier=1.5"));
+  }
+  void aProgressTickIsNotAChangeTheChartsDraw() {
+    // The charts and the Attack tab redraw on runChanged: a progress tick (several a second
+    // per training run) moves the progress bar and the time only.
+    RunModel model;
+    const int id = model.addRun(runWithSigma(1.0));
+    QSignalSpy data(&model, &RunModel::dataChanged);
+    QSignalSpy drawn(&model, &RunModel::runChanged);
+    model.setProgress(id, 0.5, 3.0);
+    QCOMPARE(data.size(), 1);
+    QCOMPARE(drawn.size(), 0);
+    QCOMPARE(model.run(id)->progress, 0.5);
+    model.setStatus(id, RunStatus::Diverged);  // drawn dashed
+    QCOMPARE(drawn.size(), 1);
+    QCOMPARE(drawn.front().front().toInt(), id);
+  }
+  void aBatchsPointsEnterQueuedAndTakeTheirResults() {
+    // The CLI's sweep (batch_runs.h): points enter queued under their labels; a result
+    // replaces status and history and keeps the run's name and colour.
+    RunModel model;
+    train::SweepPoint a, b;
+    a.label = "noise_multiplier=0.5";
+    b.label = "noise_multiplier=2";
+    b.config.privacy.noise.initial = 2.0;
+    const std::vector<int> ids = addPlannedRuns(model, {a, b});
+    QCOMPARE(ids.size(), std::size_t{2});
+    QCOMPARE(model.run(ids[1])->name, QStringLiteral("noise_multiplier=2"));
+    QCOMPARE(model.run(ids[1])->status, RunStatus::Queued);
+    const QString colour = model.run(ids[1])->color;
+    train::RunResult result;
+    result.status = train::RunStatus::Done;
+    result.config = b.config;
+    train::ProgressEvent e;
+    e.kind = train::EventKind::Evaluation;
+    e.step = 10;
+    e.testAccuracy = 0.75;
+    e.privacy.epsilon = 1.25;
+    result.history.push_back(e);
+    landResult(model, ids[1], result);
+    const RunRecord& run = *model.run(ids[1]);
+    QCOMPARE(run.status, RunStatus::Done);
+    QCOMPARE(run.name, QStringLiteral("noise_multiplier=2"));
+    QCOMPARE(run.color, colour);
+    QCOMPARE(run.evals.size(), std::size_t{1});
+    QCOMPARE(run.evals.front().epsilon, 1.25);
+    QCOMPARE(model.run(ids[0])->status, RunStatus::Queued);  // the other is untouched
   }
   void newRunsTakeAColourNotInUse() {
     // Runs of a reopened session keep their colours; new runs never take one of them.

@@ -38,7 +38,8 @@ ExperimentConfig everyFieldSet() {
   ExperimentConfig c;
   auto& d = c.dataset;
   d.name = "xor";
-  d.options = {0.23, 600, 0.75, 7, 300};  // noise, size, train fraction, seed, max train
+  // noise, size, train fraction, seed, max train, minority class and the share it keeps
+  d.options = {0.23, 600, 0.75, 7, 300, 1, 0.5};
   auto& m = c.model;
   m.preset = "logistic";
   m.hiddenWidths = {24, 8};

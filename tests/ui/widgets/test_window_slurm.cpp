@@ -1,12 +1,15 @@
 // The desktop against a real Slurm (label `slurm`, run by scripts/check-slurm, which starts a
 // private one-node cluster): a 4-run sweep sent through the Sweep dialog's code path
 // (MainWindow::startSweepFrom) is queued in the Runs table at once, runs on the cluster, and
-// its 4 runs finish on the charts as their run files land; the GUI thread never waits.
+// its 4 runs finish on the charts as their run files land; the GUI thread never waits. A run
+// cancelled on the cluster is still watched for and lands once resubmitted; a preset sent from
+// the Presets menu's code path runs on the cluster with the data set planned here.
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 #include <memory>
@@ -18,6 +21,7 @@
 #include "test_settings.h"
 #include "ui/charts/run_charts.h"
 #include "ui/widgets/chart_panel.h"
+#include "ui/widgets/cluster_options.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/runs_view.h"
@@ -70,10 +74,10 @@ std::unique_ptr<SweepDialog> clusterSweep(MainWindow& w, const QString& values,
   w.clusterSweeps()->setIntervals(300, 300);
   auto dialog = std::make_unique<SweepDialog>(w.experimentPanel()->config());
   dialog->setAxis(0, QStringLiteral("noise_multiplier"), values);
-  dialog->setRunOnCluster(true);
+  dialog->clusterOptions()->setRunOnCluster(true);
   cluster::SlurmSettings slurm;
   slurm.maxParallel = maxParallel;
-  dialog->setSlurm(folder, cli, slurm);
+  dialog->clusterOptions()->setSlurm(folder, cli, slurm);
   return dialog;
 }
 
@@ -151,6 +155,45 @@ class TestWindowSlurm : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(runs->run(ids[0])->status, RunStatus::Done, 60000);
     QCOMPARE(runs->run(ids[1])->status, RunStatus::Cancelled);
     QCOMPARE(cluster::landedRunFiles(folder).size(), 1);
+    // The cancelled run may still land (resubmitted): its folder is still watched, and the
+    // run follows its task again, queued, then done when its file lands.
+    QTest::qWait(1000);
+    QCOMPARE(w.clusterSweeps()->followed(), QStringList{folder});
+    QProcess resubmit;
+    resubmit.start(QStringLiteral(EPSILON_CLI_PATH),
+                   {QStringLiteral("cluster"), QStringLiteral("resubmit"), folder,
+                    QStringLiteral("--failed")});
+    QVERIFY(resubmit.waitForFinished(60000));
+    QVERIFY2(resubmit.exitCode() == 0, resubmit.readAllStandardError().constData());
+    QTRY_COMPARE_WITH_TIMEOUT(runs->run(ids[1])->status, RunStatus::Done, 120000);
+    QVERIFY(!runs->run(ids[1])->evals.empty());
+    QTRY_VERIFY(w.clusterSweeps()->followed().isEmpty());
+  }
+
+  // A preset sent to Slurm from the Presets menu's code path: queued at once, trained on the
+  // cluster with the data set planned here, done on the charts.
+  void presetRunsOnTheCluster() {
+    QTemporaryDir tmp;
+    const QString preset =
+        QStringLiteral(EPSILON_SOURCE_DIR "/tests/cli/cluster/tiny-preset.json");  // 2 runs
+    MainWindow w(windowOptions());
+    w.clusterSweeps()->setIntervals(300, 300);
+    const QString folder = QDir(tmp.path()).filePath(QStringLiteral("preset"));
+    cluster::SlurmSettings slurm;
+    slurm.maxParallel = 2;
+    const QList<int> ids =
+        w.runPresetOnCluster(preset, folder, QStringLiteral(EPSILON_CLI_PATH), slurm);
+    QCOMPARE(ids.size(), 2);
+    for (int id : ids) QCOMPARE(w.runModel()->run(id)->status, RunStatus::Queued);
+    QTRY_COMPARE_WITH_TIMEOUT(w.sweepRemaining(), 0, 240000);
+    for (int id : ids) {
+      const RunRecord* run = w.runModel()->run(id);
+      QVERIFY2(run->status == RunStatus::Done, qPrintable(run->message));
+      QTRY_COMPARE(w.chartPanel()->charts()->pointCount(ChartKind::AccuracyVsEpoch, id),
+                   static_cast<int>(run->evals.size()));
+    }
+    QCOMPARE(cluster::readClusterJob(folder).sweepArgs.mid(0, 4),
+             (QStringList{"--preset", preset, "--dataset", "circle"}));
     QTRY_VERIFY(w.clusterSweeps()->followed().isEmpty());
   }
 };

@@ -1,0 +1,74 @@
+#include "ui/widgets/tuning_summary_view.h"
+
+#include <QTimer>
+
+#include "base/io/tuning_summary.h"
+#include "base/session/run_model.h"
+
+namespace epsilon::ui {
+
+TuningSummaryView::TuningSummaryView(RunModel* model, QWidget* parent)
+    : QLabel(parent), m_model(model), m_refreshTimer(new QTimer(this)) {
+  setObjectName(QStringLiteral("tuningSummary"));
+  setWordWrap(true);
+  setTextInteractionFlags(Qt::TextSelectableByMouse);
+  setMargin(6);
+  m_refreshTimer->setSingleShot(true);
+  m_refreshTimer->setInterval(500);  // settings change rarely; progress reports often
+  connect(m_refreshTimer, &QTimer::timeout, this, &TuningSummaryView::refreshNow);
+  connect(model, &RunModel::runsChanged, this, &TuningSummaryView::scheduleRefresh);
+  connect(model, &RunModel::modelReset, this, &TuningSummaryView::scheduleRefresh);
+  connect(model, &RunModel::dataChanged, this, &TuningSummaryView::scheduleRefresh);
+  scheduleRefresh();
+}
+
+void TuningSummaryView::setTuningSweep(const QList<int>& runIds,
+                                       const std::optional<privacy::TuningDistribution>& law,
+                                       const std::vector<train::SweepPoint>& grid) {
+  m_tuningRuns = runIds;
+  m_law = runIds.isEmpty() ? std::nullopt : law;
+  m_grid = runIds.isEmpty() ? std::vector<train::SweepPoint>{} : grid;
+  scheduleRefresh();
+}
+
+void TuningSummaryView::scheduleRefresh() {
+  if (!m_refreshTimer->isActive()) m_refreshTimer->start();
+}
+
+void TuningSummaryView::refreshNow() {
+  m_refreshTimer->stop();
+  std::vector<RunRecord> runs;
+  for (int id : m_tuningRuns)
+    if (const RunRecord* run = m_model->run(id)) {
+      runs.push_back(*run);
+      runs.back().visible = true;  // the tuning's runs, shown or not
+    }
+  if (m_tuningRuns.isEmpty()) runs = m_model->runs();
+  if (runs.empty()) {
+    m_request.cancel();
+    m_signature.clear();
+    setText(tr("Run a sweep to see what releasing its best run costs in privacy."));
+    Q_EMIT summaryShown();
+    return;
+  }
+  // Progress reports change nothing summed up here: only which runs are shown does (a run's
+  // settings never change under its id), so the same set is not asked again.
+  QString signature =
+      m_law ? QString::number(m_law->mean) + QString::number(m_law->shape) : QString();
+  for (const RunRecord& run : runs)
+    if (run.visible) signature += QLatin1Char(' ') + QString::number(run.id);
+  if (signature == m_signature) return;
+  m_signature = signature;
+  const auto law = m_tuningRuns.isEmpty() ? std::nullopt : m_law;
+  m_request.start<QString>(
+      JobKind::Preview, this,
+      [runs = std::move(runs), law, grid = m_grid] {
+        return describeSweepTuning(sweepTuningSummary(runs, law, grid));
+      },
+      [this](const QString& text) {
+        setText(text);
+        Q_EMIT summaryShown();
+      });
+}
+
+}  // namespace epsilon::ui
