@@ -87,8 +87,8 @@ QStringList differingKeys(const std::vector<train::ExperimentConfig>& configs) {
   return result;
 }
 
-QString describeKeys(const QJsonObject& config, const QStringList& keys) {
-  const auto c = parsed(config);
+namespace {
+QString describeFieldsOf(const train::ExperimentConfig* c, const QStringList& keys) {
   QStringList parts;
   for (const QString& key : keys) {
     const train::ExperimentField* field = train::fieldNamed(key.toStdString());
@@ -97,6 +97,16 @@ QString describeKeys(const QJsonObject& config, const QStringList& keys) {
                  (c ? shown(*field, field->get(*c)) : QStringLiteral("–"));
   }
   return parts.join(QStringLiteral(", "));
+}
+}  // namespace
+
+QString describeKeys(const QJsonObject& config, const QStringList& keys) {
+  const auto c = parsed(config);
+  return describeFieldsOf(c ? &*c : nullptr, keys);
+}
+
+QString describeKeys(const train::ExperimentConfig& config, const QStringList& keys) {
+  return describeFieldsOf(&config, keys);
 }
 
 }  // namespace epsilon::ui

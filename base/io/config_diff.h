@@ -28,5 +28,6 @@ QStringList differingKeys(const std::vector<train::ExperimentConfig>& configs);
 // "noise_multiplier=0.5, clip_norm=4" for the given fields (by their word, the flag and sweep
 // name; numbers to 6 significant digits).
 QString describeKeys(const QJsonObject& config, const QStringList& keys);
+QString describeKeys(const train::ExperimentConfig& config, const QStringList& keys);
 
 }  // namespace epsilon::ui

@@ -106,7 +106,7 @@ QVariant RunModel::sortValue(const RunRecord& run, int column) const {
     case StatusColumn:
       return static_cast<int>(run.status);
     case ParametersColumn:
-      return describeKeys(experimentToJson(run.config), m_differingKeys);
+      return m_differs.value(run.id);
     case AccuracyColumn:
       return last ? finite(last->testAccuracy, -INFINITY) : -INFINITY;
     case EpsilonColumn:

@@ -10,7 +10,6 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
-
 #include <limits>
 #include <stdexcept>
 

@@ -20,6 +20,7 @@ class QLineEdit;
 class QLabel;
 class QCheckBox;
 class QDialogButtonBox;
+class QFormLayout;
 
 namespace epsilon::ui {
 
