@@ -28,9 +28,30 @@ endif()
 
 # epsilon_add_area(NAME DEPENDS ...): one static library per core/ folder, from the
 # folder's .cpp files, public include root at core/.. so headers read "core/nn/model.h".
+# With EPSILON_ENGINE_HWCAPS (packaged builds), the folder is compiled twice instead, as
+# object libraries for the baseline CPU and for x86-64-v3, which core/CMakeLists.txt gathers
+# into the two copies of the shared engine; epsilon::NAME then stands for the engine.
 function(epsilon_add_area name)
   cmake_parse_arguments(ARG "" "" "DEPENDS" ${ARGN})
   file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
+  if(EPSILON_ENGINE_HWCAPS)
+    # Other areas are reached through the include root; linking them here would make each
+    # object library depend on the engine that contains it.
+    list(FILTER ARG_DEPENDS EXCLUDE REGEX "^epsilon::")
+    foreach(variant baseline v3)
+      add_library(epsilon_${name}_${variant} OBJECT ${sources})
+      target_include_directories(epsilon_${name}_${variant} PUBLIC ${PROJECT_SOURCE_DIR})
+      target_link_libraries(epsilon_${name}_${variant} PUBLIC epsilon::common ${ARG_DEPENDS}
+                            PRIVATE epsilon::warnings epsilon::options)
+      set_target_properties(epsilon_${name}_${variant} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+    endforeach()
+    target_compile_options(epsilon_${name}_v3 PRIVATE -march=x86-64-v3)
+    set_property(GLOBAL APPEND PROPERTY EPSILON_ENGINE_AREAS ${name})
+    add_library(epsilon_${name} INTERFACE)
+    add_library(epsilon::${name} ALIAS epsilon_${name})
+    target_link_libraries(epsilon_${name} INTERFACE epsilon_engine)
+    return()
+  endif()
   add_library(epsilon_${name} STATIC ${sources})
   add_library(epsilon::${name} ALIAS epsilon_${name})
   target_include_directories(epsilon_${name} PUBLIC ${PROJECT_SOURCE_DIR})
