@@ -37,7 +37,7 @@ ChartPanel::ChartPanel(RunModel* model, QWidget* parent)
     const int k = static_cast<int>(kind);
     auto* view = new QChartView(m_charts->chart(kind), this);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(180, 140);  // four of them fit a 1024×720 window beside the docks
+    view->setMinimumSize(180, 134);  // four of them fit a 1024×720 window beside the docks
     view->setObjectName(chartFileStem(kind));
     m_views[k] = view;
     grid->addWidget(view, k / 2, k % 2);

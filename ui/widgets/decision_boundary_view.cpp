@@ -21,7 +21,7 @@ QColor blend(double p) {
 }  // namespace
 
 DecisionBoundaryView::DecisionBoundaryView(QWidget* parent) : QWidget(parent) {
-  setMinimumSize(120, 120);
+  setMinimumSize(120, 90);  // short enough that a 720-pixel presentation keeps a run row
   setToolTip(
       tr("Decision boundary of the current model: orange and blue regions are where it predicts "
          "each class, pale near the boundary. Dots: training points; rings: test points."));

@@ -17,7 +17,7 @@ const QColor kCurveColour(40, 150, 60);
 
 GradientNormView::GradientNormView(QWidget* parent) : QWidget(parent) {
   setObjectName(QStringLiteral("gradientNormView"));
-  setMinimumSize(120, 120);
+  setMinimumSize(120, 90);
   setToolTip(
       tr("Per-example gradient norms of the last lot, before clipping. Red line: the clip "
          "norm C; every bar right of it is clipped to C. A C far right of the bars adds noise "

@@ -13,6 +13,7 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QPainter>
+#include <QStyle>
 #include <QStyledItemDelegate>
 #include <QTableView>
 #include <QToolBar>
@@ -293,8 +294,20 @@ void RunsView::fitRowsToFont() {
   const int row = metrics.height() + 3;
   m_table->verticalHeader()->setMinimumSectionSize(row);
   m_table->verticalHeader()->setDefaultSectionSize(row);
-  const int header = metrics.height() + 8;
-  m_table->setMinimumHeight(header + minimumRows() * row + 2 * m_table->frameWidth() + 2);
+  const int header = metrics.height() + 2;
+  // The stretched Differs column shrinks first when the columns do not fit: never below its
+  // header's text (it read "iffer" at 1024×768).
+  QHeaderView* columns = m_table->horizontalHeader();
+  if (const QAbstractItemModel* model = m_table->model()) {
+    const QString differs =
+        model->headerData(RunModel::ParametersColumn, Qt::Horizontal).toString();
+    columns->setMinimumSectionSize(columns->fontMetrics().horizontalAdvance(differs) + 16);
+  }
+  // The columns rarely fit the dock's width: room for the horizontal scroll bar is kept, or it
+  // covers the last row kept (the only one in a short presentation window).
+  const int scrollBar = style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, m_table);
+  m_table->setMinimumHeight(header + minimumRows() * row + scrollBar + 2 * m_table->frameWidth() +
+                            2);
 }
 
 void RunsView::updateActions() {
