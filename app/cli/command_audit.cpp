@@ -4,7 +4,9 @@
 // ε̂ (Steinke, Nasr & Jagielski 2023) and the accountant's upper bound ε with its δ,
 // accountant and sampling assumption. --plot draws the ROC curves over the accountant's bound.
 // --attack lira adds the likelihood-ratio attack (Carlini et al. 2022) with shadow models
-// trained like the audited run, on the same members and non-members.
+// trained like the audited run, on the same members and non-members. The run is kept in the
+// session model the GUI uses (base/session/batch_runs.h, landAudit): --session writes it with
+// its audit as File › Save session does.
 #include <tbb/task_arena.h>
 
 #include <QCommandLineParser>
@@ -21,6 +23,9 @@
 #include "audit_plot.h"
 #include "base/io/attack_record.h"
 #include "base/io/lira_shadow_file.h"
+#include "base/session/batch_runs.h"
+#include "base/session/run_model.h"
+#include "base/session/session.h"
 #include "cli_options.h"
 #include "core/audit/lira.h"
 #include "core/audit/run_attack.h"
@@ -205,6 +210,10 @@ void addAuditFlags(QCommandLineParser& parser) {
       {QStringLiteral("plot"),
        QStringLiteral("Draw the ROC curves over the accountant's bound (.png, .svg or .pdf)."),
        QStringLiteral("FILE")},
+      {QStringLiteral("session"),
+       QStringLiteral("Also write the audited run with its audit as a session file, as File › "
+                      "Save session writes it (File › Open session opens it)."),
+       QStringLiteral("FILE")},
   });
   addExperimentFlags(parser);
 }
@@ -249,6 +258,19 @@ void writeOutputs(const QCommandLineParser& parser, const audit::AuditResult& re
                                     path, lira ? &*lira : nullptr);
     if (!error.isEmpty()) throw UsageError("--plot: " + error.toStdString());
   }
+}
+
+// --session: the model's run and its audit; a file that cannot be written is a failure of
+// the work (exit 1), as for `sweep --session`.
+int saveSession(const QCommandLineParser& parser, ui::Session& session) {
+  if (!parser.isSet(QStringLiteral("session"))) return kExitOk;
+  try {
+    session.save(parser.value(QStringLiteral("session")));
+  } catch (const std::runtime_error& e) {
+    QTextStream(stderr) << "epsilonlab-cli audit: " << e.what() << "\n";
+    return kExitFailure;
+  }
+  return kExitOk;
 }
 
 // LiRA on the audited run: its shadows train the run's configuration on its data (canaries
@@ -313,6 +335,12 @@ int runAuditCommand(const QStringList& arguments) {
                      clippedText(shadowDir.toStdString()) + "'");
   }
   const int threadCount = threads ? static_cast<int>(*threads) : 0;
+  // The audited run enters the session model queued, as a sweep's points do, and lands there.
+  ui::Session session;
+  train::SweepPoint point;
+  point.config = config;
+  point.label = "audit with " + std::to_string(options.canaries) + " canaries";
+  const int runId = ui::addPlannedRuns(*session.runs(), {point}).front();
   const audit::AuditResult result = runNamingFlags(config, dataset, options, threadCount);
   QJsonObject json = auditToJson(result, options);
   std::optional<audit::LiraAttack> lira;
@@ -321,9 +349,10 @@ int runAuditCommand(const QStringList& arguments) {
     lira = attack;
     json.insert(QStringLiteral("lira"), liraToJson(attack));
   }
+  ui::landAudit(*session.runs(), runId, result, options, lira);
   writeOutputs(parser, result, options, lira, json);
   printJsonLine(json);
-  return kExitOk;
+  return saveSession(parser, session);
 }
 
 }  // namespace

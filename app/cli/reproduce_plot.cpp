@@ -5,31 +5,26 @@
 #include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
-#include <map>
 
 #include "base/io/figure_file.h"
 #include "base/io/session_file.h"
 #include "cli_command.h"
+#include "core/train/experiment_schema.h"
 
 namespace epsilon::cli {
 
 namespace {
 
-// Legends have little room: swept parameters by their usual symbols ("σ=0.5, C=4").
+// Legends have little room: swept parameters by their usual symbols ("σ=0.5, C=4"), the
+// schema's (experiment_schema.h).
 QString chartLabel(const train::SweepPoint& point) {
-  static const std::map<std::string, QString> symbols{
-      {"noise_multiplier", QStringLiteral("σ")}, {"clip_norm", QStringLiteral("C")},
-      {"learning_rate", QStringLiteral("lr")},   {"tanh_c", QStringLiteral("c")},
-      {"tanh_k", QStringLiteral("k")},           {"lot_size", QStringLiteral("L")},
-      {"train_size", QStringLiteral("N")},       {"max_train", QStringLiteral("N")},
-      {"microbatch_size", QStringLiteral("m")}};
   QStringList parts;
   for (const auto& [parameter, value] : point.values) {
     if (parameter == "variant" || parameter == "target_epsilon")
       return QString::fromStdString(point.label);
-    const auto it = symbols.find(parameter);
-    parts << (it != symbols.end() ? it->second : QString::fromStdString(parameter)) +
-                 QLatin1Char('=') + QString::fromStdString(value);
+    const train::ExperimentField* field = train::fieldForWord(parameter);
+    const std::string& symbol = field && !field->symbol.empty() ? field->symbol : parameter;
+    parts << QString::fromStdString(symbol) + QLatin1Char('=') + QString::fromStdString(value);
   }
   return parts.isEmpty() ? QString::fromStdString(point.label) : parts.join(QStringLiteral(", "));
 }

@@ -116,7 +116,8 @@ QJsonObject canaryAuditToJson(const CanaryAuditRecord& c) {
                      {"delta", c.delta},
                      {"privacy_label", c.privacyLabel},
                      {"test_accuracy", numberToJson(c.testAccuracy)},
-                     {"seconds", c.seconds}};
+                     {"seconds", c.seconds},
+                     {"run_trained_with_canaries", c.runTrainedWithCanaries}};
 }
 
 std::optional<AttackRecord> attackFromJson(JsonReader& run, const QString& key) {
@@ -161,6 +162,7 @@ std::optional<CanaryAuditRecord> canaryAuditFromJson(JsonReader& run, const QStr
   c.privacyLabel = r.string(QStringLiteral("privacy_label"), false, {}, true);
   c.testAccuracy = r.numberOrNull(QStringLiteral("test_accuracy"), kNaN);
   c.seconds = r.number(QStringLiteral("seconds"), false, 0.0);
+  c.runTrainedWithCanaries = r.boolean(QStringLiteral("run_trained_with_canaries"), false);
   r.finish();
   return c;
 }

@@ -89,6 +89,10 @@ struct CanaryAuditRecord {
   QString privacyLabel;  // its δ, accountant and sampling, e.g. "δ = 1e-5 · RDP · Poisson sampling"
   double testAccuracy = kNaN;
   double seconds = 0.0;  // training and attack
+  // The run's own history is the audited run's (`epsilonlab-cli audit`): it trained on the
+  // base rows and the included canaries (audit::auditedTrainSize), and its ε is checked so.
+  // False for an audit of a run trained without them (the GUI's Attack tab).
+  bool runTrainedWithCanaries = false;
 };
 
 // Where a run sent to a Slurm cluster lands: its sweep's job folder (base/cluster/cluster_job.h)

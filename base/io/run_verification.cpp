@@ -9,6 +9,7 @@
 #include "base/io/experiment_json.h"
 #include "base/io/json_reader.h"
 #include "base/io/number_format.h"
+#include "core/audit/canaries.h"
 #include "core/common/errors.h"
 #include "core/common/parallel.h"
 
@@ -32,13 +33,24 @@ QString mismatch(const EvalPoint& point, double recomputed) {
                          .arg(formatEpsilon(recomputed));
 }
 
+// An audited run (`epsilonlab-cli audit`) trained on its base rows and the included canaries,
+// not on the N its settings give.
+train::RunPlanInput trainedOn(const RunRecord& run, train::RunPlanInput input) {
+  if (const auto& audit = run.canaryAudit; audit && audit->runTrainedWithCanaries) {
+    input.trainSize = audit::auditedTrainSize(
+        input.trainSize, audit->canaries, audit::parseCanaryKind(audit->canaryKind.toStdString()),
+        audit->included);
+  }
+  return input;
+}
+
 }  // namespace
 
 bool verifyStatedEpsilon(RunRecord& run, const PlanInputOf& planInput) {
   if (run.evals.empty()) return true;
   privacy::PrivacyRunDescription description;
   try {
-    description = train::privacyDescription(run.config, planInput(run.config));
+    description = train::privacyDescription(run.config, trainedOn(run, planInput(run.config)));
   } catch (const std::exception& e) {
     run.privacyLabel += QStringLiteral(" · ε not checked against the settings (%1)")
                             .arg(clipped(QString::fromUtf8(e.what())));

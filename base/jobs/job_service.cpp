@@ -7,6 +7,7 @@
 #include <cmath>
 #include <exception>
 
+#include "core/common/thread_priority.h"
 #include "core/train/job_runner.h"
 
 namespace epsilon::ui {
@@ -105,7 +106,8 @@ int JobService::threadBudget() const {
 train::JobRunner& JobService::runner() {
   std::lock_guard lock(m_mutex);
   if (!m_runner)
-    m_runner = std::make_unique<train::JobRunner>(train::JobRunner::Options{m_threads, 0});
+    m_runner = std::make_unique<train::JobRunner>(
+        train::JobRunner::Options{m_threads, 0, /*background=*/true});
   return *m_runner;
 }
 
@@ -134,6 +136,9 @@ JobId JobService::startWork(JobKind kind, const QString& label, QObject* receive
 }
 
 void JobService::run(const std::shared_ptr<Job>& job) {
+  // The GUI thread runs first (docs/ARCHITECTURE.md, "Threading"); a preview or a
+  // calibration still runs before the trainings.
+  lowerThreadPriority(isHeavy(job->info.kind) ? kBackgroundNiceness : kInteractiveNiceness);
   QString error;
   if (!job->context.cancelled()) {
     try {

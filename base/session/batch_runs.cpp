@@ -1,5 +1,7 @@
 #include "base/session/batch_runs.h"
 
+#include "base/io/attack_record.h"
+#include "base/io/lira_record.h"
 #include "base/io/run_conversion.h"
 #include "base/session/run_model.h"
 
@@ -25,6 +27,15 @@ std::vector<int> addPlannedRuns(RunModel& runs, const std::vector<train::SweepPo
 
 void landResult(RunModel& runs, int id, const train::RunResult& result) {
   runs.setResult(id, recordFromResult(result, {}));
+}
+
+void landAudit(RunModel& runs, int id, const audit::AuditResult& result,
+               const audit::AuditOptions& options, const std::optional<audit::LiraAttack>& lira) {
+  landResult(runs, id, result.run);
+  CanaryAuditRecord audit = canaryAuditRecordOf(result, options);
+  audit.runTrainedWithCanaries = true;  // the run's history is the audited run's
+  runs.setCanaryAudit(id, audit);
+  if (lira) runs.setLira(id, liraRecordOf(*lira));
 }
 
 }  // namespace epsilon::ui

@@ -60,6 +60,15 @@ CanaryKind parseCanaryKind(const std::string& text, const std::string& field) {
   throw ConfigError(field + ": expected mislabel or ood, got '" + text + "'");
 }
 
+long long auditBaseTrainSize(long long trainSize, long long canaries, CanaryKind kind) {
+  return kind == CanaryKind::Mislabel ? trainSize - canaries : trainSize;
+}
+
+long long auditedTrainSize(long long trainSize, long long canaries, CanaryKind kind,
+                           long long included) {
+  return auditBaseTrainSize(trainSize, canaries, kind) + included;
+}
+
 CanaryData makeCanaryData(const data::Dataset& dataset, long long canaries, CanaryKind kind,
                           std::uint64_t seed) {
   const long long n = dataset.train.size();
@@ -76,7 +85,7 @@ CanaryData makeCanaryData(const data::Dataset& dataset, long long canaries, Cana
                       std::to_string(canaries));
   }
   CanaryData out;
-  out.baseTrainSize = kind == CanaryKind::Mislabel ? n - canaries : n;
+  out.baseTrainSize = auditBaseTrainSize(n, canaries, kind);
   out.canaries.features.resize(canaries, dataset.train.features.cols());
   out.canaries.labels.resize(static_cast<std::size_t>(canaries));
   if (kind == CanaryKind::Mislabel) {

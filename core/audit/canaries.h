@@ -32,6 +32,13 @@ struct CanaryData {
   std::vector<char> included;  // 1 when canary i was added to the training set
 };
 
+// The training rows an audit keeps of a split of `trainSize` rows (mislabel canaries are taken
+// out of it, out-of-distribution ones are not), and the rows its run trains on with `included`
+// canaries added: what makeCanaryData builds, for a stored audited run checked without its data.
+long long auditBaseTrainSize(long long trainSize, long long canaries, CanaryKind kind);
+long long auditedTrainSize(long long trainSize, long long canaries, CanaryKind kind,
+                           long long included);
+
 // Draws the canaries and their inclusion from Philox streams keyed by (seed, Audit), so the
 // same seed gives the same audit. Throws ConfigError naming "audit.canaries" when m < 2 or
 // (mislabel) the training split cannot spare m rows, or the set has fewer than 2 classes.

@@ -48,6 +48,7 @@ struct ExperimentField {
   double low = 0, high = 0;  // the range always accepted; low > high: none (Number only)
   std::string unit;          // "examples", "epochs", "" when unitless
   std::string valueName;     // what --help shows for the value ("L"); empty for a Boolean
+  std::string symbol;        // its usual symbol in a chart's legend ("σ=0.5"); empty: the word
   std::string help;          // one line
   std::vector<std::string> (*choices)() = nullptr;  // Choice only
   bool persisted = true;  // false: a run-time setting, not in files, flags or sweeps

@@ -41,6 +41,10 @@ class Row {
     m_field.valueName = name;
     return *this;
   }
+  Row& symbol(const char* symbol) {
+    m_field.symbol = symbol;
+    return *this;
+  }
   Row& help(const char* help) {
     m_field.help = help;
     return *this;
@@ -201,6 +205,7 @@ void addDataset(std::vector<ExperimentField>& t) {
       .range(0, 1e12)
       .unit("examples")
       .value("N")
+      .symbol("N")
       .help("Keep only the first N training examples (0 = all).");
   add(t, integer("dataset.minority_class", FIELD(dataset.options.minorityClass)))
       .range(-1, 65535)
@@ -247,14 +252,17 @@ void addPrivatizer(std::vector<ExperimentField>& t) {
       .help("How each gradient is bounded.");
   add(t, number("privacy.clip_norm", FIELD(privacy.privatizer.clipNorm)))
       .value("C")
+      .symbol("C")
       .help("L2 clip norm C > 0 (the initial C for adaptive).");
   add(t, boolean("privacy.per_layer_clip", FIELD(privacy.privatizer.perLayer)))
       .help("Clip each layer to C/sqrt(layers) instead of all at once.");
   add(t, number("privacy.tanh_c", FIELD(privacy.privatizer.tanhScale)))
       .value("C")
+      .symbol("c")
       .help("tanh filter output range factor c: g -> c*tanh(g/k).");
   add(t, number("privacy.tanh_k", FIELD(privacy.privatizer.tanhActiveRange)))
       .value("K")
+      .symbol("k")
       .help("tanh filter active-range factor k.");
 }
 
@@ -282,6 +290,7 @@ void addAdaptive(std::vector<ExperimentField>& t) {
 void addNoise(std::vector<ExperimentField>& t) {
   add(t, number("privacy.noise_multiplier", FIELD(privacy.noise.initial)))
       .value("SIGMA")
+      .symbol("σ")
       .help("Noise multiplier sigma >= 0 (the initial one with a schedule).");
   add(t, choice("privacy.noise_schedule", privacy::noiseDecayNames, FIELD(privacy.noise.decay),
                 privacy::noiseDecayName, privacy::parseNoiseDecay))
@@ -295,6 +304,7 @@ void addNoise(std::vector<ExperimentField>& t) {
       .range(1, 1e9)
       .unit("examples")
       .value("M")
+      .symbol("m")
       .help("Examples averaged per privatized unit (1 = per example).");
   add(t, number("privacy.delta", FIELD(privacy.delta)))
       .value("D")
@@ -322,6 +332,7 @@ void addOptimizer(std::vector<ExperimentField>& t) {
   add(t, number("optimizer.learning_rate", FIELD(optimizer.learningRate)))
       .old("lr")
       .value("ETA")
+      .symbol("lr")
       .help("Learning rate > 0.");
   add(t, number("optimizer.momentum", FIELD(optimizer.options.momentum)))
       .value("MU")
@@ -357,6 +368,7 @@ void addTraining(std::vector<ExperimentField>& t) {
       .range(1, 1e9)
       .unit("examples")
       .value("L")
+      .symbol("L")
       .help("Lot size L (expected, with Poisson sampling).");
   add(t, number("training.epochs", FIELD(training.epochs)))
       .unit("epochs")

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/common/thread_priority.h"
 #include "core/common/tsan_annotations.h"
 #include "core/train/trainer.h"
 
@@ -26,10 +27,25 @@ int resolveThreads(int requested) {
   return requested > 0 ? requested : std::max(1, tbb::info::default_concurrency());
 }
 
+// TBB's workers lower their priority as they first join the runner's arena.
+class LowerWorkers : public tbb::task_scheduler_observer {
+ public:
+  explicit LowerWorkers(tbb::task_arena& arena) : tbb::task_scheduler_observer(arena) {
+    observe(true);
+  }
+  ~LowerWorkers() override { observe(false); }
+  void on_scheduler_entry(bool isWorker) override {
+    if (isWorker) lowerThreadPriority();
+  }
+};
+
 }  // namespace
 
 JobRunner::JobRunner(Options options)
-    : m_threads(resolveThreads(options.threads)), m_arena(m_threads) {
+    : m_threads(resolveThreads(options.threads)),
+      m_arena(m_threads),
+      m_background(options.background) {
+  if (m_background) m_lowersWorkers = std::make_unique<LowerWorkers>(m_arena);
   const int workers = options.maxConcurrentRuns > 0 ? options.maxConcurrentRuns : m_threads;
   m_workers.reserve(static_cast<std::size_t>(workers));
   for (int i = 0; i < workers; ++i) m_workers.emplace_back([this] { workerLoop(); });
@@ -157,6 +173,7 @@ void JobRunner::finishJob(const std::shared_ptr<Job>& job, RunResult result) {
 }
 
 void JobRunner::workerLoop() {
+  if (m_background) lowerThreadPriority();
   for (;;) {
     std::shared_ptr<Job> job;
     {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <tbb/task_arena.h>
+#include <tbb/task_scheduler_observer.h>
 
 #include <atomic>
 #include <condition_variable>
@@ -32,6 +33,10 @@ namespace epsilon::train {
 struct JobRunnerOptions {
   int threads = 0;            // arena concurrency; 0 = all cores
   int maxConcurrentRuns = 0;  // runs training at the same time; 0 = as many as threads
+  // The runs' threads (the runner's own and TBB's workers that join its arena) lower their
+  // priority (core/common/thread_priority.h) so an interactive thread runs first: the GUI's
+  // runner. TBB's workers are shared by the process and stay lowered.
+  bool background = false;
 };
 
 class JobRunner {
@@ -75,6 +80,8 @@ class JobRunner {
 
   int m_threads;
   tbb::task_arena m_arena;
+  bool m_background;
+  std::unique_ptr<tbb::task_scheduler_observer> m_lowersWorkers;  // when m_background
   mutable std::mutex m_mutex;
   std::condition_variable m_changed;
   std::deque<std::shared_ptr<Job>> m_queue;

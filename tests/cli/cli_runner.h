@@ -51,22 +51,28 @@ inline CliOutcome runCli(const QStringList& arguments, int timeoutMs = 300000) {
   return runCliWith(QProcessEnvironment::systemEnvironment(), arguments, timeoutMs);
 }
 
+// DIR/NAME holding `json` (an experiment file a suite writes). Returns its path.
+inline QString writeTestFile(const QString& dir, const QByteArray& json,
+                             const QString& name = QStringLiteral("exp.json")) {
+  const QString path = QDir(dir).filePath(name);
+  QFile file(path);
+  file.open(QIODevice::WriteOnly);
+  file.write(json);
+  return path;
+}
+
 // DIR/exp.json: a two-class circle of 400 points, an MLP 2-8-2, 20 DP-SGD steps evaluated
 // every 10 (well under a second; `steps` and `evalEvery` make a longer run). Returns its path.
 inline QString writeCircleExperiment(const QString& dir, int steps = 20, int evalEvery = 10) {
-  const QString path = QDir(dir).filePath(QStringLiteral("exp.json"));
-  QFile file(path);
-  file.open(QIODevice::WriteOnly);
-  file.write(QString::fromLatin1(R"({"format": "epsilonlab-experiment", "version": 1,
+  return writeTestFile(dir, QString::fromLatin1(R"({"format": "epsilonlab-experiment", "version": 1,
     "dataset": {"name": "circle", "size": 400},
     "model": {"preset": "mlp", "hidden": [8]},
     "privacy": {"noise_multiplier": 1.0, "clip_norm": 1.0},
     "optimizer": {"name": "momentum", "learning_rate": 0.1},
     "training": {"lot_size": 32, "steps": %1, "eval_every_steps": %2, "eval_every_epoch": false, "seed": 3}})")
-                 .arg(steps)
-                 .arg(evalEvery)
-                 .toLatin1());
-  return path;
+                                .arg(steps)
+                                .arg(evalEvery)
+                                .toLatin1());
 }
 
 }  // namespace epsilon::test

@@ -52,6 +52,10 @@ namespace {
 // so spikes stay visible, and the first and last points exactly. Qt Charts lays out and
 // paints every point it holds, on every update.
 constexpr qsizetype kDrawnPoints = 500;
+// A line marks its evaluations with dots while they are few enough to tell apart; beyond
+// that the dots only merge into a thicker line, and painting them was most of a redraw
+// (20 runs × 500 drawn points × 3 charts = 30,000 ellipses; bench/chart_update.cpp).
+constexpr qsizetype kMarkedPoints = 100;
 
 QList<QPointF> thinned(const QList<QPointF>& points) {
   if (points.size() <= kDrawnPoints) return points;
@@ -362,6 +366,8 @@ void RunCharts::update(const std::vector<RunRecord>& all) {
       }
       const QList<QPointF> points = onScale(pointsFor(run, kind), kind);
       showPoints(s, points);
+      const bool marked = kind != ChartKind::LossVsStep && points.size() <= kMarkedPoints;
+      if (s->pointsVisible() != marked) s->setPointsVisible(marked);
       QXYSeries* end = rs.end[static_cast<int>(kind)];
       const QList<QPointF> last =
           points.isEmpty() ? QList<QPointF>{} : QList<QPointF>{points.back()};

@@ -90,6 +90,8 @@ bool AttackController::startCanaryAudit(int runId, const audit::AuditOptions& op
     reason = tr("another canary audit is running");
   else if (!run)
     reason = tr("no such run");
+  else if (run->canaryAudit && run->canaryAudit->runTrainedWithCanaries)
+    reason = tr("this run trained with its audit's canaries; audit a run of its settings");
   if (why) *why = reason;
   if (!reason.isEmpty()) return false;
   train::ExperimentConfig config = run->config;

@@ -164,6 +164,7 @@ void ExperimentPanel::refreshDatasetInfo() {
 }
 
 void ExperimentPanel::refreshModel() {
+  m_stepConfig.reset();  // the network or data set changed before any onChanged
   const auto* info = currentDataset();
   m_modelProblem.clear();
   m_parameterCount = 0;
@@ -234,6 +235,7 @@ void ExperimentPanel::runAfterCalibration() {
 void ExperimentPanel::showCalibration(const train::ExperimentConfig& c,
                                       const TargetCalibration& result) {
   QString note;
+  m_stepConfig.reset();  // σ is set below without a change signal
   if (result.sigma) {
     const QSignalBlocker block(m_sigma);
     m_sigma->setValue(std::min(*result.sigma, 20.0));
@@ -254,6 +256,7 @@ void ExperimentPanel::showCalibration(const train::ExperimentConfig& c,
 
 void ExperimentPanel::onChanged() {
   if (m_loading) return;
+  holdStepConfig();
   refreshDerived();
   applyTargetEpsilon();
   refreshIssues();
@@ -263,6 +266,7 @@ void ExperimentPanel::onChanged() {
 void ExperimentPanel::onCommitted() {
   if (m_loading) return;
   Q_EMIT configCommitted();
+  m_stepConfig.reset();
 }
 
 bool ExperimentPanel::liveMode() const {

@@ -169,9 +169,19 @@ class ExperimentPanel : public QWidget {
   void showCalibration(const train::ExperimentConfig& config, const TargetCalibration& result);
   void onChanged();
   void onCommitted();
+  // config() read from the controls; onChanged keeps one for the rest of the step.
+  train::ExperimentConfig buildConfig() const;
+  void holdStepConfig();
   int datasetIndexByName(const QString& name) const;
 
-  train::ExperimentConfig m_base;            // last loaded; config() starts from it
+  train::ExperimentConfig m_base;  // last loaded; config() starts from it
+  // The settings of the control change being handled: built once by onChanged and read by
+  // the panel's checks, the calibration, the readout and the session's commit alike (each
+  // built them again: 5 times a slider step). Dropped after the commit, when controls are set
+  // without a change signal (a config loaded, a calibrated σ, a network) and at the end of
+  // the event loop's pass, so it never outlives the change.
+  std::optional<train::ExperimentConfig> m_stepConfig;
+  bool m_stepConfigDropQueued = false;
   train::ExperimentConfig m_beforeDefaults;  // what Undo restores after a data set's defaults
   std::vector<data::DatasetInfo> m_datasets;
   QLabel* m_defaultsNote = nullptr;

@@ -45,6 +45,23 @@ train::ExperimentConfig ExperimentPanel::openingConfig() const {
 }
 
 train::ExperimentConfig ExperimentPanel::config() const {
+  return m_stepConfig ? *m_stepConfig : buildConfig();
+}
+
+void ExperimentPanel::holdStepConfig() {
+  m_stepConfig = buildConfig();
+  if (m_stepConfigDropQueued) return;
+  m_stepConfigDropQueued = true;
+  QMetaObject::invokeMethod(
+      this,
+      [this] {
+        m_stepConfigDropQueued = false;
+        m_stepConfig.reset();
+      },
+      Qt::QueuedConnection);
+}
+
+train::ExperimentConfig ExperimentPanel::buildConfig() const {
   train::ExperimentConfig c = m_base;
   if (const auto* info = currentDataset()) c.dataset.name = info->name;
   writeModelGroup(c);
@@ -67,6 +84,7 @@ QString ExperimentPanel::setConfig(const train::ExperimentConfig& c) {
 QString ExperimentPanel::loadConfig(const train::ExperimentConfig& c) {
   const QString name = QDir::cleanPath(QString::fromStdString(c.dataset.name));
   m_configAwaitingFolder.reset();  // a newer config replaces one still waiting for its folder
+  m_stepConfig.reset();
   int index = datasetIndexByName(name);
   if (index < 0) {
     if (const auto held = DatasetStore::instance().cached(name.toStdString())) {
@@ -89,6 +107,7 @@ QString ExperimentPanel::loadConfig(const train::ExperimentConfig& c) {
   loadBound(c);
   m_base = c;
   m_loading = false;
+  m_stepConfig.reset();
   refreshModel();
   return {};
 }

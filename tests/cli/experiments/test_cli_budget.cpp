@@ -25,16 +25,12 @@ namespace {
 
 // A two-class circle, lots of 32 over 10 epochs' worth of steps at most: a second or two.
 QString writeEpochExperiment(const QString& dir) {
-  const QString path = QDir(dir).filePath(QStringLiteral("exp.json"));
-  QFile file(path);
-  file.open(QIODevice::WriteOnly);
-  file.write(R"({"format": "epsilonlab-experiment", "version": 1,
+  return epsilon::test::writeTestFile(dir, R"({"format": "epsilonlab-experiment", "version": 1,
     "dataset": {"name": "circle", "size": 400},
     "model": {"preset": "mlp", "hidden": [8]},
     "privacy": {"noise_multiplier": 1.0, "clip_norm": 1.0},
     "optimizer": {"name": "momentum", "learning_rate": 0.1},
     "training": {"lot_size": 32, "epochs": 1, "seed": 3}})");
-  return path;
 }
 
 QList<QStringList> csvRows(const QString& path) {

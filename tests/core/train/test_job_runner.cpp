@@ -7,6 +7,7 @@
 #include <set>
 #include <thread>
 
+#include "core/common/thread_priority.h"
 #include "core/data/registry.h"
 #include "core/train/job_runner.h"
 
@@ -153,6 +154,37 @@ class TestJobRunner : public QObject {
     QCOMPARE(finished.load(), 3);
     QCOMPARE(cancelled.load(), 3);
   }
+
+#if defined(__linux__)
+  // A background runner's runs train on threads of lowered priority (the GUI thread runs
+  // first); a runner that is not (the CLI's) leaves them as they are.
+  void backgroundRunsTrainAtLowerPriority() {
+    // Not lowered first: TBB's workers, once lowered, stay so for the process.
+    for (const bool background : {false, true}) {
+      JobRunner runner(JobRunner::Options{2, 0, background});
+      std::mutex mutex;
+      std::set<int> niceness;
+      const RunId id = runner.submit(
+          quick(20),
+          [&](const ProgressEvent& e) {
+            if (e.step < 1) return;  // "queued" comes from this thread
+            const int nice = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
+            std::lock_guard lock(mutex);
+            niceness.insert(nice);
+          },
+          circle());
+      QCOMPARE(runner.wait(id).status, RunStatus::Done);
+      QVERIFY(!niceness.empty());
+      const int base = getpriority(PRIO_PROCESS, 0);  // the process's (this thread's) own
+      for (const int nice : niceness) {
+        if (background)
+          QCOMPARE(nice, std::max(base, kBackgroundNiceness));
+        else
+          QCOMPARE(nice, base);
+      }
+    }
+  }
+#endif
 
   void badConfigFailsTheRunNotTheRunner() {
     JobRunner runner({.threads = 1});

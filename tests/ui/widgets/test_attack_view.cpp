@@ -176,6 +176,26 @@ class TestAttackView : public QObject {
     QCOMPARE(back.canaryAudit->epsilonLowerBound, audit.epsilonLowerBound);
   }
 
+  // A run that trained with its audit's canaries (`epsilonlab-cli audit --session`) is not
+  // audited again: canaries would be added to its settings' data, not to what it trained on.
+  void aRunTrainedWithCanariesIsNotAuditedAgain() {
+    RunRecord audited = *m_model->run(m_plain);
+    audited.id = 0;
+    CanaryAuditRecord record;
+    record.canaries = 100;
+    record.canaryKind = QStringLiteral("mislabel");
+    record.runTrainedWithCanaries = true;
+    audited.canaryAudit = record;
+    const int id = m_model->addRun(audited);
+    audit::AuditOptions options;
+    options.canaries = 100;
+    QString why;
+    QVERIFY(!m_attacks->startCanaryAudit(id, options, &why));
+    QVERIFY2(why.contains(QStringLiteral("canaries")), qPrintable(why));
+    QCOMPARE(m_attacks->auditedRun(), 0);
+    m_model->takeRun(id);
+  }
+
   void cancelledCanaryAuditLeavesTheRunUnchanged() {
     const QJsonObject before = runToJson(*m_model->run(m_private));
     QSignalSpy stopped(m_attacks.get(), &AttackController::auditStopped);
