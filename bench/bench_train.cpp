@@ -30,6 +30,8 @@
 //   (An earlier core/nn build gave 78.25 / 82.88 / 79.94 / 84.78 %: float rounding differs
 //   between builds of the kernels; a given build is bit-reproducible at any thread count.)
 #include <benchmark/benchmark.h>
+#include <tbb/global_control.h>
+#include <tbb/task_arena.h>
 
 #include <chrono>
 #include <filesystem>
@@ -57,14 +59,17 @@ const data::Dataset* fashion() {
 
 enum Variant { kNonPrivate = 0, kClip = 1, kTanh = 2, kPerLayer = 3, kMicrobatch16 = 4 };
 
-// One epoch: ⌊N/L⌋ steps of sampling, privatized gradient and SGD update.
-void BM_Epoch(benchmark::State& state, const std::string& preset) {
+// One epoch: ⌊N/L⌋ steps of sampling, privatized gradient and SGD update, on `threads`
+// threads (0: all cores).
+void runEpoch(benchmark::State& state, const std::string& preset, Variant variant, int threads) {
   const data::Dataset* d = fashion();
   if (!d) {
     state.SkipWithError("Fashion-MNIST is not installed (Debian package dataset-fashion-mnist)");
     return;
   }
-  const auto variant = static_cast<Variant>(state.range(0));
+  const std::size_t allowed =
+      threads > 0 ? static_cast<std::size_t>(threads) : tbb::this_task_arena::max_concurrency();
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, allowed);
   auto model = nn::buildPreset<float>(preset, d->shape, d->classCount(), 1, {{256}});
   bench::DpEpochSetup setup;
   setup.privatizer.kind = variant == kNonPrivate ? privacy::PrivatizerKind::None
@@ -73,6 +78,15 @@ void BM_Epoch(benchmark::State& state, const std::string& preset) {
   setup.privatizer.perLayer = variant == kPerLayer;
   setup.microbatch = variant == kMicrobatch16 ? 16 : 1;
   bench::timeDpEpochs(state, model, d->train, setup);
+}
+
+void BM_Epoch(benchmark::State& state, const std::string& preset) {
+  runEpoch(state, preset, static_cast<Variant>(state.range(0)), 0);
+}
+
+// Arguments: variant, threads.
+void BM_EpochThreads(benchmark::State& state, const std::string& preset) {
+  runEpoch(state, preset, static_cast<Variant>(state.range(0)), static_cast<int>(state.range(1)));
 }
 
 void BM_Evaluate(benchmark::State& state, const std::string& preset) {
@@ -95,12 +109,14 @@ void BM_GaussianNoise(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
+const auto epochTiming = [](benchmark::internal::Benchmark* b) {
+  b->UseManualTime()->MeasureProcessCPUTime()->Unit(benchmark::kSecond)->Iterations(2);
+};
 const auto epochArgs = [](benchmark::internal::Benchmark* b) {
-  b->ArgNames({"variant"})
-      ->UseManualTime()
-      ->MeasureProcessCPUTime()
-      ->Unit(benchmark::kSecond)
-      ->Iterations(2);
+  epochTiming(b->ArgNames({"variant"}));
+};
+const auto threadArgs = [](benchmark::internal::Benchmark* b) {
+  epochTiming(b->ArgNames({"variant", "threads"})->ArgsProduct({{0, 1}, {1, 2}}));
 };
 
 }  // namespace
@@ -112,6 +128,9 @@ BENCHMARK_CAPTURE(BM_Epoch, tfp_cnn_tanh, std::string("tfp-cnn-tanh"))
     ->Apply(epochArgs)
     ->DenseRange(0, 1);
 BENCHMARK_CAPTURE(BM_Epoch, mlp_784_256_10, std::string("mlp"))->Apply(epochArgs)->DenseRange(0, 4);
+// One run's scaling (issue 29, item 4): the same epochs on 1 and on 2 threads, side by side.
+BENCHMARK_CAPTURE(BM_EpochThreads, tfp_cnn, std::string("tfp-cnn"))->Apply(threadArgs);
+BENCHMARK_CAPTURE(BM_EpochThreads, mlp_784_256_10, std::string("mlp"))->Apply(threadArgs);
 BENCHMARK_CAPTURE(BM_Evaluate, tfp_cnn, std::string("tfp-cnn"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Evaluate, mlp_784_256_10, std::string("mlp"))->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GaussianNoise)->Arg(26010)->Arg(203530)->Unit(benchmark::kMicrosecond);
