@@ -248,13 +248,26 @@ void Model<Scalar>::backward(const Matrix<Scalar>& x, std::span<const int> label
   ws.keptGradients.resize(layerCount);
   ws.keptValid.assign(layerCount, 0);
 
-  const Eigen::Index passRows = m.passRows();
   forEachChunk(static_cast<std::size_t>(batch), kChunkSize,
                [&](std::size_t c, std::size_t begin, std::size_t end) {
+                 const auto b = static_cast<Eigen::Index>(begin),
+                            n = static_cast<Eigen::Index>(end - begin);
                  ChunkScratch<Scalar>& scratch = ws.chunkScratch[c];
-                 const auto chunkEnd = static_cast<Eigen::Index>(end);
-                 for (auto b = static_cast<Eigen::Index>(begin); b < chunkEnd; b += passRows)
-                   m.pass(ws, labels, b, std::min(passRows, chunkEnd - b), scratch);
+                 auto output = [&](std::size_t l) {
+                   return rowBlock(l + 1 < layerCount ? ws.activations[l + 1] : ws.logits, b, n);
+                 };
+                 for (std::size_t l = 0; l < layerCount; ++l)
+                   m.layers[l]->forward(m.params.data() + m.offsets[l], m.layerInput(ws, l, b, n),
+                                        output(l), scratch);
+                 softmaxCrossEntropy<Scalar>(rowBlock(std::as_const(ws.logits), b, n),
+                                             labels.data() + b, ws.losses.data() + b,
+                                             rowBlock(ws.outputGrads[layerCount - 1], b, n));
+                 // The first layer's input gradient is never needed.
+                 for (std::size_t l = layerCount - 1; l > 0; --l)
+                   m.layers[l]->backward(m.params.data() + m.offsets[l], m.layerInput(ws, l, b, n),
+                                         m.layerInput(ws, l + 1, b, n),
+                                         rowBlock(std::as_const(ws.outputGrads[l]), b, n),
+                                         rowBlock(ws.outputGrads[l - 1], b, n), scratch);
                });
 }
 

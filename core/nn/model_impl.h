@@ -3,17 +3,13 @@
 // passes) and model_gradients.cpp (per-example gradients, their norms and weighted sums).
 #pragma once
 
-#include <algorithm>
 #include <memory>
-#include <span>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "core/common/errors.h"
 #include "core/common/parallel.h"
 #include "core/nn/layer.h"
-#include "core/nn/loss.h"
 #include "core/nn/model.h"
 
 namespace epsilon::nn {
@@ -50,41 +46,6 @@ struct Model<Scalar>::Impl {
       total += layers[l]->parameterCount();
     }
     if (params.size() != total) params = Vector<Scalar>::Zero(total);
-  }
-
-  // Rows of one forward-and-backward pass inside a chunk: as many examples as keep their
-  // activations and output gradients (about twice the widths of all layers) within ~1 MiB,
-  // so backward() reads back from the core's cache what forward() wrote; a tfp-cnn example
-  // needs ~100 KB, and 32 of them spilled every layer's inputs out of a 2 MiB L2 cache.
-  // Depends only on the layer shapes and splits a chunk evenly, so results stay the same at
-  // any thread count.
-  Eigen::Index passRows() const {
-    constexpr Eigen::Index kPassBytes = Eigen::Index{1} << 20, chunk = Model<Scalar>::kChunkSize;
-    Eigen::Index perExample = 0;
-    for (const data::SampleShape& s : shapes) perExample += 2 * s.featureCount();
-    perExample *= static_cast<Eigen::Index>(sizeof(Scalar));
-    const Eigen::Index fit =
-        std::clamp<Eigen::Index>(kPassBytes / std::max<Eigen::Index>(1, perExample), 1, chunk);
-    const Eigen::Index passes = (chunk + fit - 1) / fit;
-    return (chunk + passes - 1) / passes;
-  }
-
-  // Forward and backward of the rows [b, b + n) (backward()'s work for one pass).
-  void pass(Workspace<Scalar>& ws, std::span<const int> labels, Eigen::Index b, Eigen::Index n,
-            ChunkScratch<Scalar>& scratch) const {
-    const std::size_t count = layers.size();
-    for (std::size_t l = 0; l < count; ++l)
-      layers[l]->forward(params.data() + offsets[l], layerInput(ws, l, b, n),
-                         rowBlock(l + 1 < count ? ws.activations[l + 1] : ws.logits, b, n),
-                         scratch);
-    softmaxCrossEntropy<Scalar>(rowBlock(std::as_const(ws.logits), b, n), labels.data() + b,
-                                ws.losses.data() + b, rowBlock(ws.outputGrads[count - 1], b, n));
-    // The first layer's input gradient is never needed.
-    for (std::size_t l = count - 1; l > 0; --l)
-      layers[l]->backward(params.data() + offsets[l], layerInput(ws, l, b, n),
-                          layerInput(ws, l + 1, b, n),
-                          rowBlock(std::as_const(ws.outputGrads[l]), b, n),
-                          rowBlock(ws.outputGrads[l - 1], b, n), scratch);
   }
 
   // The rows [begin, begin + n) of layer l's input (l = L means the model's output).
