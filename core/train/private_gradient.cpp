@@ -26,20 +26,15 @@ std::uint32_t high(long long v) {
   return static_cast<std::uint32_t>(static_cast<std::uint64_t>(v) >> 32);
 }
 
-// Copies the rows `indices` of the split into x / labels, blocks of rows in parallel (a
-// lot's rows are scattered over the split, so the copy waits on memory: run serially it was
-// a few per cent of a step that one thread did while the others idled).
+// Copies the rows `indices` of the split into x / labels.
 void gather(const data::Split& split, std::span<const int> indices, nn::Matrix<float>& x,
             std::vector<int>& labels) {
-  constexpr std::size_t kGatherRows = 64;
   x.resize(static_cast<Eigen::Index>(indices.size()), split.features.cols());
   labels.resize(indices.size());
-  forEachChunk(indices.size(), kGatherRows, [&](std::size_t, std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) {
-      x.row(static_cast<Eigen::Index>(i)) = split.features.row(indices[i]);
-      labels[i] = split.labels[static_cast<std::size_t>(indices[i])];
-    }
-  });
+  for (std::size_t i = 0; i < indices.size(); ++i) {
+    x.row(static_cast<Eigen::Index>(i)) = split.features.row(indices[i]);
+    labels[i] = split.labels[static_cast<std::size_t>(indices[i])];
+  }
 }
 
 // sum += Σ_r rows(r, ·), each column summed over the rows in order (deterministic), the
