@@ -4,7 +4,7 @@
 // tfp-cnn, tfp-cnn-tanh and mlp 784-256-10. An epoch here is the training work only:
 // sampling, gradients, privatization, noise, optimizer; the evaluation the Trainer adds at
 // epoch ends is measured separately (BM_Evaluate). Also the gradient noise alone.
-// Run: bench_train --benchmark_filter=Epoch
+// Run: bench_train --benchmark_filter=Epoch (BM_EpochThreads: one run on 1 and on 2 threads)
 //
 // Measured 2025-11-22 on the 2-core build machine (GCC 12, -O3 -march=native, AVX-512),
 // load average 1.5-2.5 from other builds; min of 3 repetitions × 2 epochs, ±0.1 s:
@@ -15,6 +15,25 @@
 //                 micro-batches of 16: 0.95 s   tanh filter 11.7-13.0 s
 //   evaluation of the 10000 test images: tfp-cnn 78 ms, mlp 20 ms;
 //   noise: 0.23 ms for mlp's 203530 parameters (880 M normals/s).
+//
+// Issue 29, measured 2026-11-26 on the same 2-core machine kind shared with three other builds
+// (load average 6-9: wall time is ~2x what an idle machine gives; the CPU column, every
+// thread's CPU time, is the steadier figure). main a852039's binary, run alternately with a
+// build holding the changes tried below (which measured the same, within ±10 % noise),
+// medians of 3 interleaved rounds, seconds per epoch, wall (CPU):
+//   tfp-cnn  non-private 8.05 (4.02)   DP clip 8.98 (4.42)   DP / non-private 1.12 (1.10)
+//   mlp      non-private 1.95 (0.97)   DP clip 2.31 (1.15)   DP / non-private 1.18 (1.19)
+// The engine is main's: the changes tried (passes of 8 examples kept in cache; max-pool and
+// ReLU backward as vectorised loops; a parallel gather) measured no faster and were dropped
+// (docs/ARCHITECTURE.md, "Engine speed"). Targets not met: tfp-cnn DP <= 0.55x and mlp DP
+// <= 0.6x of main's.
+// One run on 1 against 2 threads (BM_EpochThreads, DP clip, medians of 3, load 5.5-6.5):
+//   tfp-cnn 7.35 s / 7.68 s, mlp 1.68 s / 2.08 s: with the machine's other work on both cores
+//   a second thread bought nothing; the >= 1.9x target needs an idle machine to be judged.
+// Beside Debian's PyTorch 1.13 (bench/torch_side_by_side.py --rounds 3, 2 threads, load 7,
+// OpenBLAS's SkylakeX kernel, OpenMP threads sleeping), non-private epoch, medians:
+//   mlp      PyTorch 1.59 s, EpsilonLab 1.75 s: ratio 0.91 (target >= 1.0, not met)
+//   tfp-cnn  PyTorch 16.8 s, EpsilonLab 8.39 s: ratio 2.00
 //
 // Quality bars, as documented CLI runs (accuracy on the test split, its resolution 1/size):
 //   epsilonlab-cli train --dataset mnist-10k --model tfp-cnn --privatizer none

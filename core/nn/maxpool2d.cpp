@@ -71,23 +71,6 @@ void MaxPool2D<Scalar>::forward(const Scalar*, ConstRows<Scalar> in, Rows<Scalar
   }
 }
 
-// One window offset of backward(): where the shifted input equals the window's maximum,
-// the pending gradient moves onto that input. Where pending is 0 (not a corner, or already
-// routed) this adds 0 whatever `winner` holds there. A plain loop of ternaries, which the
-// compiler turns into masked vector code (Eigen 3.4's select() is evaluated one scalar at
-// a time, and this loop was the largest cost of the tfp-cnn's backward pass after the GEMMs).
-template <class Scalar>
-void MaxPool2D<Scalar>::routeMatches(const Scalar* __restrict x, const Scalar* __restrict winner,
-                                     Scalar* __restrict pending, Scalar* __restrict dx,
-                                     Eigen::Index length) {
-  for (Eigen::Index i = 0; i < length; ++i) {
-    const bool match = x[i] == winner[i];
-    const Scalar p = pending[i];
-    dx[i] += match ? p : Scalar(0);
-    pending[i] = match ? Scalar(0) : p;
-  }
-}
-
 // The gradient goes to the first input of each window (in row-major order) that equals the
 // window's output, which is the first maximum, so forward() needs no argmax cache. Flat as
 // in forward(): `pending` holds each window's gradient at its corner until a window offset
@@ -97,6 +80,7 @@ void MaxPool2D<Scalar>::backward(const Scalar*, ConstRows<Scalar> in, ConstRows<
                                  ConstRows<Scalar> outGrad, Rows<Scalar> inGrad,
                                  ChunkScratch<Scalar>& scratch) const {
   using Flat = Eigen::Map<Eigen::Array<Scalar, Eigen::Dynamic, 1>>;
+  using ConstFlat = Eigen::Map<const Eigen::Array<Scalar, Eigen::Dynamic, 1>>;
   const Eigen::Index length = flatLength(), w = m_in.width;
   Flat pending(scratch.buffer(0, length), length);
   Flat winner(scratch.buffer(1, length), length);
@@ -116,8 +100,14 @@ void MaxPool2D<Scalar>::backward(const Scalar*, ConstRows<Scalar> in, ConstRows<
     const Scalar* x = in.data() + e * in.cols();
     Scalar* dx = inGrad.data() + e * inGrad.cols();
     for (int wy = 0; wy < m_size; ++wy)
-      for (int wx = 0; wx < m_size; ++wx)
-        routeMatches(x + wy * w + wx, winner.data(), pending.data(), dx + wy * w + wx, length);
+      for (int wx = 0; wx < m_size; ++wx) {
+        const Eigen::Index offset = wy * w + wx;
+        // Where pending is 0 (not a corner, or already routed) this adds 0 whatever
+        // `winner` holds there.
+        const auto match = ConstFlat(x + offset, length) == winner;
+        Flat(dx + offset, length) += match.select(pending, Scalar(0));
+        pending = match.select(Scalar(0), pending);
+      }
   }
 }
 

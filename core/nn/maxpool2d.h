@@ -27,8 +27,6 @@ class MaxPool2D final : public Layer<Scalar> {
  private:
   Eigen::Index flatLength() const;
   Eigen::Index corner(int c, int oy) const;
-  static void routeMatches(const Scalar* x, const Scalar* winner, Scalar* pending, Scalar* dx,
-                           Eigen::Index length);
 
   int m_size;
   int m_stride;

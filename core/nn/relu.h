@@ -19,14 +19,7 @@ class Relu final : public Layer<Scalar> {
   }
   void backward(const Scalar*, ConstRows<Scalar> in, ConstRows<Scalar>, ConstRows<Scalar> outGrad,
                 Rows<Scalar> inGrad, ChunkScratch<Scalar>&) const override {
-    // A plain loop of ternaries: the compiler makes it masked vector code, where Eigen 3.4
-    // evaluates select() one scalar at a time.
-    for (Eigen::Index r = 0; r < in.rows(); ++r) {
-      const Scalar* __restrict x = in.data() + r * in.cols();
-      const Scalar* __restrict g = outGrad.data() + r * outGrad.cols();
-      Scalar* __restrict d = inGrad.data() + r * inGrad.cols();
-      for (Eigen::Index i = 0; i < in.cols(); ++i) d[i] = x[i] > Scalar(0) ? g[i] : Scalar(0);
-    }
+    inGrad = (in.array() > Scalar(0)).select(outGrad, Scalar(0));
   }
 };
 
