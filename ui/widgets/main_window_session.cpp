@@ -67,6 +67,9 @@ QString MainWindow::saveSessionTo(const QString& path) {
 }
 
 QString MainWindow::openSessionFrom(const QString& path) {
+  // Started before listening: an open under way is cancelled by this one, and its end is not
+  // this one's.
+  startOpeningSession(path);
   QString error;
   QEventLoop wait;
   const auto connection =
@@ -75,7 +78,6 @@ QString MainWindow::openSessionFrom(const QString& path) {
                 error = cancelled ? tr("Opening %1 was cancelled").arg(path) : message;
                 wait.quit();
               });
-  startOpeningSession(path);
   if (openingSession()) wait.exec();  // the window paints and answers meanwhile
   disconnect(connection);
   return error;
