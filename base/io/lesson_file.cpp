@@ -4,6 +4,8 @@
 
 #include "base/io/json_reader.h"
 #include "base/io/preset_file.h"
+#include "core/common/errors.h"
+#include "core/train/run_planning.h"
 #include "core/train/teaching_defaults.h"
 
 namespace epsilon::ui {
@@ -93,6 +95,15 @@ train::ExperimentConfig lessonBaseConfig(const Lesson& lesson) {
 
 std::vector<train::SweepPoint> lessonPoints(const Lesson& lesson) {
   const train::ExperimentConfig base = lessonBaseConfig(lesson);
+  // The data set must exist before the lesson changes anything: a missing one was found only
+  // by each run failing after the lesson had opened.
+  try {
+    train::planInput(base);
+  } catch (const std::exception& e) {
+    throw ConfigError(
+        (lesson.file + QStringLiteral(": setup.experiment.dataset.name: ")).toStdString() +
+        e.what());
+  }
   if (!lesson.sweep.empty()) {
     auto points = train::expandSweep(base, lesson.sweep);
     // A target_epsilon axis: each point's σ₀ for its own settings (the one calibration).

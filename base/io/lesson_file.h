@@ -44,7 +44,8 @@ Lesson readLessonFile(const QString& path);
 
 // The lesson's experiment over defaultConfigFor(its data set).
 train::ExperimentConfig lessonBaseConfig(const Lesson& lesson);
-// The runs the lesson starts: its sweep's combinations, or the base config alone.
+// The runs the lesson starts: its sweep's combinations, or the base config alone. Throws
+// ConfigError naming the file and setup.experiment.dataset.name when its data set is not there.
 std::vector<train::SweepPoint> lessonPoints(const Lesson& lesson);
 
 }  // namespace epsilon::ui

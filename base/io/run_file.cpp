@@ -4,6 +4,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 #include "base/io/eval_point_json.h"
@@ -184,6 +185,9 @@ RunRecord readRunRecord(const QJsonObject& json, const QString& where, const QSt
   }
 }
 
+// The share of an open's progress that reading takes; checking the ε takes the rest.
+constexpr double kReadShare = 0.3;
+
 QJsonObject readRunJson(const QString& path) {
   try {
     return readJsonObjectFile(path, kMaxRunBytes, QStringLiteral("run file"));
@@ -230,7 +234,8 @@ namespace {
 
 // Every *.json of a folder, in name order, as run files (a sweep's output: run-NN-….json
 // beside summary.csv).
-std::vector<RunRecord> readRunFolder(const QString& path, int* missingRuns) {
+std::vector<RunRecord> readRunFolder(const QString& path, int* missingRuns,
+                                     const OpenWatch& watch) {
   const QDir dir(path);
   const QStringList names =
       dir.entryList({QStringLiteral("*.json")}, QDir::Files | QDir::Readable, QDir::Name);
@@ -244,7 +249,11 @@ std::vector<RunRecord> readRunFolder(const QString& path, int* missingRuns) {
   // The files are read in parallel (a sweep of 10,000 runs); the first bad one is reported.
   std::vector<RunRecord> runs(static_cast<std::size_t>(names.size()));
   std::vector<long long> sweepOf(runs.size(), 0);
+  std::atomic<std::size_t> read{0};
   forEachIndex(runs.size(), 16, [&](std::size_t i) {
+    if (watch.cancelled()) return;
+    if (watch.progress && (++read % 64) == 0)
+      watch.progress(kReadShare * static_cast<double>(read) / static_cast<double>(runs.size()));
     const QString file = dir.filePath(names.at(static_cast<qsizetype>(i)));
     const QJsonObject json = readRunJson(file);
     runs[i] = runRecordFromRunFile(json, file, QFileInfo(file).completeBaseName());
@@ -263,11 +272,12 @@ std::vector<RunRecord> readRunFolder(const QString& path, int* missingRuns) {
 
 namespace {
 
-std::vector<RunRecord> readSessionOrRuns(const QString& path, int* missingRuns, bool* isSession) {
+std::vector<RunRecord> readSessionOrRuns(const QString& path, int* missingRuns, bool* isSession,
+                                         const OpenWatch& watch) {
   const QFileInfo info(path);
   if (missingRuns) *missingRuns = 0;
   *isSession = false;
-  if (info.isDir()) return readRunFolder(path, missingRuns);
+  if (info.isDir()) return readRunFolder(path, missingRuns, watch);
   QJsonObject json;
   try {
     json = readJsonObjectFile(path, kMaxSessionBytes, QStringLiteral("session or run file"));
@@ -311,11 +321,15 @@ QString saveSuggestion(const QString& path, bool isSession) {
 
 }  // namespace
 
-std::vector<RunRecord> openSessionOrRuns(const QString& path, int* missingRuns,
-                                         QString* suggestion) {
+std::vector<RunRecord> openSessionOrRuns(const QString& path, int* missingRuns, QString* suggestion,
+                                         const OpenWatch& watch) {
   bool isSession = false;
-  std::vector<RunRecord> runs = readSessionOrRuns(path, missingRuns, &isSession);
-  verifyStatedEpsilons(runs);  // no ε is believed without checking it against its settings
+  std::vector<RunRecord> runs = readSessionOrRuns(path, missingRuns, &isSession, watch);
+  if (watch.cancelled()) return {};
+  if (watch.progress) watch.progress(kReadShare);
+  // No ε is believed without checking it against its settings.
+  verifyStatedEpsilons(runs, watch, kReadShare);
+  if (watch.cancelled()) return {};
   if (suggestion) *suggestion = saveSuggestion(path, isSession);
   return runs;
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/io/run_record.h"
+#include "base/io/run_verification.h"
 #include "base/io/session_file.h"
 #include "core/train/progress.h"
 
@@ -43,8 +44,11 @@ train::RunResult readRunResult(const QString& path);
 // say how many points the sweep has: a sweep still running, or killed; `sweep --resume`
 // finishes it), 0 otherwise. `saveSuggestion`, when given, receives
 // saveSuggestionAfterOpening(path) without reading the file a second time.
+// `watch` hears the share done and may cancel (File › Open session runs this as a job); a
+// cancelled open returns no runs.
 std::vector<RunRecord> openSessionOrRuns(const QString& path, int* missingRuns = nullptr,
-                                         QString* saveSuggestion = nullptr);
+                                         QString* saveSuggestion = nullptr,
+                                         const OpenWatch& watch = {});
 
 // Where File › Save session should propose to write after opening `path`: the file itself
 // when it is a session file, else a new "<name>-session.json" beside the run file or folder,

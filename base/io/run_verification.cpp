@@ -4,6 +4,7 @@
 #include <QJsonObject>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <mutex>
 
 #include "base/io/experiment_json.h"
@@ -12,6 +13,7 @@
 #include "core/audit/canaries.h"
 #include "core/common/errors.h"
 #include "core/common/parallel.h"
+#include "core/train/experiment_schema.h"
 
 namespace epsilon::ui {
 
@@ -89,26 +91,43 @@ bool hasEpsilonMismatch(const RunRecord& run) {
   return run.message.startsWith(kMismatch);
 }
 
-void verifyStatedEpsilons(std::vector<RunRecord>& runs) {
-  std::map<QByteArray, train::RunPlanInput> known;
-  std::mutex knownMutex;
-  const PlanInputOf planInput = [&](const train::ExperimentConfig& config) {
-    // N depends on the data set, P on the network: one plan for each pair.
-    const QJsonObject json = experimentToJson(config);
-    const QByteArray key = QJsonDocument(QJsonObject{{"dataset", json.value("dataset")},
-                                                     {"model", json.value("model")}})
-                               .toJson(QJsonDocument::Compact);
+PlanInputOf memoizedPlanInput() {
+  // N depends on the data set, P on the network: one plan for each pair, keyed by the values
+  // of the schema's dataset.* and model.* fields (cheaper than writing the settings as JSON).
+  struct Known {
+    std::vector<const train::ExperimentField*> fields;
+    std::map<std::vector<train::FieldValue>, train::RunPlanInput> inputs;
+    std::mutex mutex;
+  };
+  auto known = std::make_shared<Known>();
+  for (const train::ExperimentField& field : train::experimentFields())
+    if (field.section() == "dataset" || field.section() == "model") known->fields.push_back(&field);
+  return [known](const train::ExperimentConfig& config) {
+    std::vector<train::FieldValue> key;
+    key.reserve(known->fields.size());
+    for (const train::ExperimentField* field : known->fields) key.push_back(field->get(config));
     // Held while a plan is made, so that a data set is loaded once, not once per thread.
-    const std::lock_guard lock(knownMutex);
-    auto found = known.find(key);
-    if (found == known.end()) found = known.emplace(key, train::planInput(config)).first;
+    const std::lock_guard lock(known->mutex);
+    auto found = known->inputs.find(key);
+    if (found == known->inputs.end())
+      found = known->inputs.emplace(std::move(key), train::planInput(config)).first;
     return found->second;
   };
+}
+
+void verifyStatedEpsilons(std::vector<RunRecord>& runs, const OpenWatch& watch, double from) {
+  const PlanInputOf planInput = memoizedPlanInput();
+  std::atomic<std::size_t> checked{0};
   // Runs are checked in parallel (a sweep of 10,000 runs has as many distinct σ, each a new
   // accounting); each run's result depends only on its own record, and the statement is a
   // pure function (privacy_statement.h), so the result is the same with any thread count.
   forEachChunk(runs.size(), 16, [&](std::size_t, std::size_t begin, std::size_t end) {
+    if (watch.cancelled()) return;
     for (std::size_t i = begin; i < end; ++i) verifyStatedEpsilon(runs[i], planInput);
+    const std::size_t done = checked += end - begin;
+    if (watch.progress)
+      watch.progress(from +
+                     (1.0 - from) * static_cast<double>(done) / static_cast<double>(runs.size()));
   });
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QString>
+#include <atomic>
 #include <functional>
 #include <vector>
 
@@ -28,7 +29,22 @@ bool verifyStatedEpsilon(RunRecord& run, const PlanInputOf& planInput);
 // True when verifyStatedEpsilon found the run's stored ε wrong (its message says so).
 bool hasEpsilonMismatch(const RunRecord& run);
 
-// The same for every run, with train::planInput computed once per data set and network.
-void verifyStatedEpsilons(std::vector<RunRecord>& runs);
+// train::planInput, made once per data set and network for as long as the function is kept
+// (a sweep of 10,000 runs shares one or two); callable from any thread.
+PlanInputOf memoizedPlanInput();
+
+// What a long open reports and obeys (File › Open session as a job): `progress` gets the share
+// done in [0, 1] from any thread; once `cancel` is set the work stops early and its result is
+// incomplete (the caller drops it).
+struct OpenWatch {
+  const std::atomic<bool>* cancel = nullptr;
+  std::function<void(double)> progress;
+  bool cancelled() const { return cancel && cancel->load(); }
+};
+
+// The same for every run, with train::planInput computed once per data set and network;
+// `watch` hears how many runs are checked, from `from` to 1.
+void verifyStatedEpsilons(std::vector<RunRecord>& runs, const OpenWatch& watch = {},
+                          double from = 0.0);
 
 }  // namespace epsilon::ui

@@ -7,6 +7,7 @@
 
 #include "base/io/number_format.h"
 #include "base/io/run_conversion.h"
+#include "base/io/run_verification.h"
 #include "core/train/private_tuning.h"
 #include "core/train/run_planning.h"
 
@@ -39,8 +40,8 @@ SweepTuningSummary sweepTuningSummary(const std::vector<RunRecord>& runs,
                 : privacy::TuningDistribution{std::max(1.0, static_cast<double>(out.runs)),
                                               std::numeric_limits<double>::infinity()};
   try {
-    const train::TuningBound bound = train::tuningBound(
-        configs, [](const train::ExperimentConfig& c) { return train::planInput(c); }, out.law);
+    // One plan per data set and network, not one per run (a sweep of 10,000 runs).
+    const train::TuningBound bound = train::tuningBound(configs, memoizedPlanInput(), out.law);
     out.tuned = privacy::privacyStatement(bound.description);
     out.composed = privacy::privacyStatement(privacy::composedRuns(bound.description, out.runs));
     out.boundingRun = names[bound.index];

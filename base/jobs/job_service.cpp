@@ -30,6 +30,8 @@ const char* jobKindName(JobKind kind) {
       return "recovery copy";
     case JobKind::Cluster:
       return "cluster sweep";
+    case JobKind::SessionOpen:
+      return "session open";
   }
   return "job";
 }

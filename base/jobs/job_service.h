@@ -9,7 +9,8 @@
 //   - heavy work (a canary audit, shadow models) runs on those same N threads through
 //     JobRunner::execute, so it queues behind the runs like one more run;
 //   - quick interactive work (previews, calibrations, attacks of a finished run, data-set
-//     loads, the session's recovery copy) runs on one thread of its own, so a slider never waits
+//     loads, the session's recovery copy, opening a session, whose reading and checking then
+//     spread over every core) runs on one thread of its own, so a slider never waits
 //     for a training step;
 //   - work that waits on other programs (a cluster sweep's sbatch, squeue, scontrol and
 //     scancel, each with a time limit, and its landed run files) runs on one more thread, so
@@ -48,7 +49,8 @@ enum class JobKind {
   Calibration,
   DatasetLoad,
   Autosave,
-  Cluster
+  Cluster,
+  SessionOpen  // File › Open session: reading a session or run folder and checking its ε
 };
 const char* jobKindName(JobKind kind);
 

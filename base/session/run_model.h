@@ -104,6 +104,7 @@ class RunModel : public QAbstractTableModel {
   QStringList m_differingKeys;
   QHash<int, QString> m_differs;  // run id -> the Differs column's text
   int m_nextId = 1;
+  mutable long long m_lastRow = -1;  // the row rowOf found last (a hint only)
 };
 
 }  // namespace epsilon::ui

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "core/common/errors.h"
 #include "core/common/text.h"
@@ -32,17 +33,34 @@ void requireValid(double q, double sigma, double order) {
 // μ = (1−q)μ0 + q·N(1, σ²): Mironov, Talwar & Zhang 2019, Sec. 3.2,
 //   A_α = Σ_{k=0}^{α} C(α,k) (1−q)^{α−k} q^k exp((k² − k)/(2σ²)),
 // every term positive, summed in log space.
+// log n for n = 0 … kLogTableSize − 1, the same doubles std::log gives (the default orders go
+// up to 1024: a curve's integer orders asked for some 4,000 of them, for every (q, σ)).
+constexpr long long kLogTableSize = 1026;
+const std::vector<double>& logTable() {
+  static const std::vector<double> table = [] {
+    std::vector<double> logs(kLogTableSize);
+    for (long long n = 0; n < kLogTableSize; ++n) logs[n] = std::log(static_cast<double>(n));
+    return logs;
+  }();
+  return table;
+}
+
+double logOf(long long n, const std::vector<double>& table) {
+  return n < kLogTableSize ? table[static_cast<std::size_t>(n)] : std::log(static_cast<double>(n));
+}
+
 double logAInteger(double q, double sigma, long long alpha) {
   const double logQ = std::log(q);
   const double log1mQ = std::log1p(-q);
   const double inverseTwoSigmaSquared = 1.0 / (2.0 * sigma * sigma);
+  const std::vector<double>& logs = logTable();
   double logBinomial = 0.0;  // log C(α, k), updated as C(α, k+1) = C(α, k)·(α − k)/(k + 1)
   math::SignedLogSum sum;
   for (long long k = 0; k <= alpha; ++k) {
     const double kd = static_cast<double>(k);
     sum.add(false, logBinomial + kd * logQ + static_cast<double>(alpha - k) * log1mQ +
                        (kd * kd - kd) * inverseTwoSigmaSquared);
-    logBinomial += std::log(static_cast<double>(alpha - k)) - std::log(kd + 1.0);
+    logBinomial += logOf(alpha - k, logs) - logOf(k + 1, logs);
   }
   return sum.log();
 }

@@ -318,7 +318,11 @@ const std::vector<RunRecord>& drawnRuns(const std::vector<RunRecord>& all,
   const auto visible = static_cast<std::size_t>(
       std::count_if(all.begin(), all.end(), [](const RunRecord& r) { return r.visible; }));
   if (visible <= kMaxDrawnRuns) return all;
-  const std::size_t step = (visible + kMaxDrawnRuns - 1) / kMaxDrawnRuns;
+  // A power of two: while an opened session's runs arrive in chunks, the step only doubles
+  // (every run drawn at step 2k was drawn at step k), so the series already drawn are kept
+  // instead of the whole set changing with each chunk.
+  std::size_t step = 2;
+  while (step * kMaxDrawnRuns < visible) step *= 2;
   std::size_t index = 0;
   for (const RunRecord& run : all)
     if (run.visible && index++ % step == 0) thinned.push_back(run);

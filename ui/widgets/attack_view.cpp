@@ -256,6 +256,21 @@ QString AttackView::missingReason(int runId) const {
   return why;
 }
 
+namespace {
+
+constexpr std::size_t kMaxSummaryRuns = 24;  // columns of the summary table
+
+QString listedNote(std::size_t listed, std::size_t shown) {
+  if (shown <= listed) return {};
+  return QObject::tr(
+             "<p><small>The table lists the first %1 of the %2 runs shown; select runs "
+             "in the Runs table to see others.</small></p>")
+      .arg(listed)
+      .arg(shown);
+}
+
+}  // namespace
+
 void AttackView::refreshNow() {
   m_refreshTimer->stop();
   const QList<int> ids = shownRuns();
@@ -275,7 +290,9 @@ void AttackView::refreshNow() {
                         run.lira ? FigureLine::Dashed : FigureLine::Solid});
     }
     if (run.lira) curves.push_back({tr("LiRA: %1").arg(name), run.color, run.lira->attack.roc, {}});
-    rows.push_back({&run, name, run.attack ? QString() : missingReason(id)});
+    // The table has a column a run: a sweep of 10,000 made a table Qt took minutes to lay out.
+    if (rows.size() < kMaxSummaryRuns)
+      rows.push_back({&run, name, run.attack ? QString() : missingReason(id)});
   }
   m_figure =
       attackFigure(tr("Attack ROC under the accountant's bound"), curves, m_logAxes->isChecked());
@@ -309,6 +326,7 @@ void AttackView::refreshNow() {
                    "bound, which no attack crosses · dashed: chance</small></p>");
   m_summaryHtml = rows.empty() ? tr("No runs yet: train one, then its attack appears here.")
                                : key + attackSummaryHtml(rows);
+  m_summaryHtml += listedNote(rows.size(), static_cast<std::size_t>(ids.size()));
   updateButtons();
   showSummary();
 }

@@ -78,6 +78,7 @@ MainWindow::MainWindow(Options options, QWidget* parent)
   });
   connectPanel();
   connectController();
+  connectSessionOpener();
   connect(m_runs, &RunModel::runsChanged, this, &MainWindow::updateTitle);
 
   // The first window fits the screen's available area (a 1024×768 projector included), with
@@ -248,8 +249,11 @@ void MainWindow::buildFileMenu() {
     if (!settleUnsavedWork()) return;  // opening replaces the runs
     const QString path = askOpenFile(this, FolderPurpose::Sessions, tr("Open session"),
                                      tr("EpsilonLab sessions (*.json);;All files (*)"));
-    if (!path.isEmpty()) openSessionFrom(path);
+    if (!path.isEmpty()) startOpeningSession(path);  // the window stays responsive
   });
+  m_cancelOpenAction =
+      file->addAction(tr("&Cancel opening"), this, [this] { cancelOpeningSession(); });
+  m_cancelOpenAction->setEnabled(false);
   file->addAction(tr("&Save session…"), QKeySequence::Save, this, &MainWindow::askSaveSession);
   file->addAction(tr("Open &data folder…"), this,
                   [this] { Q_EMIT m_panel->openDataFolderRequested(); });

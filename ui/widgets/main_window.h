@@ -46,6 +46,8 @@ class PrivacyReadout;
 class RunModel;
 class Session;
 class SessionHistory;
+class SessionOpener;
+struct OpenOutcome;
 class RunsView;
 class SweepDialog;
 class SweepMapView;
@@ -133,8 +135,17 @@ class MainWindow : public QMainWindow {
   QList<int> openLesson(const QString& file);
   // Brings a dock to the front: "gradient-norms", "model", "help", "lesson"; false if unknown.
   bool raiseView(const QString& name);
-  QString saveSessionTo(const QString& path);    // empty on success, else the message shown
-  QString openSessionFrom(const QString& path);  // keeps the runs on failure
+  QString saveSessionTo(const QString& path);  // empty on success, else the message shown
+  // Opens a session, run file or run folder and returns when its runs are in: empty on
+  // success, else the message shown (the runs on screen are kept). The window paints
+  // meanwhile (startOpeningSession, waited for in a local event loop).
+  QString openSessionFrom(const QString& path);
+  // File › Open session: reads and checks the runs as a job (progress in the status bar,
+  // File › Cancel opening) and adds them in chunks; returns at once. sessionOpened follows.
+  void startOpeningSession(const QString& path);
+  bool openingSession() const;
+  // Stops an open still reading: the runs on screen stay. False when there is none to stop.
+  bool cancelOpeningSession();
   // -1: the grid. `privacyCaption`: the shown runs' δ, accountant and sampling under it.
   QString exportChartTo(int chartKind, const QString& path, QSize size, int dpi,
                         bool privacyCaption = false);
@@ -146,6 +157,9 @@ class MainWindow : public QMainWindow {
  Q_SIGNALS:
   // A folder asked for with openDataFolder was added ("" error) or refused (the message).
   void dataFolderOpened(const QString& path, const QString& error);
+  // An open of startOpeningSession ended: "" error when its runs are in; cancelled: nothing
+  // changed.
+  void sessionOpened(const QString& path, const QString& error, bool cancelled);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -218,6 +232,8 @@ class MainWindow : public QMainWindow {
   void connectDataFolders();
   void onFolderLoaded(const QString& name, const std::shared_ptr<const data::Dataset>& dataset);
   void onFolderFailed(const QString& name, const QString& message);
+  void connectSessionOpener();
+  void onSessionOpened(const OpenOutcome& outcome);
 
   Options m_options;
   Session* m_session;
@@ -247,9 +263,11 @@ class MainWindow : public QMainWindow {
   QPushButton* m_sweepCancel = nullptr;
   QList<int> m_sweepRuns;
   ClusterSweeps* m_clusterSweeps = nullptr;  // sweeps sent to Slurm, followed as they land
-  double m_paceSeconds = -1.0;               // < 0: each config's own pace
-  QString m_sessionPath;     // the session (or run file, run folder) last opened or saved
-  QString m_saveSuggestion;  // what Save session proposes (never a run file or folder)
+  SessionOpener* m_opener = nullptr;         // File › Open session, as a job
+  QAction* m_cancelOpenAction = nullptr;
+  double m_paceSeconds = -1.0;  // < 0: each config's own pace
+  QString m_sessionPath;        // the session (or run file, run folder) last opened or saved
+  QString m_saveSuggestion;     // what Save session proposes (never a run file or folder)
   QString m_lastError;
   QString m_pendingFolder;
   int m_readoutRun = 0;  // the run the Privacy budget readout describes (0: the panel's settings)

@@ -5,6 +5,7 @@
 #include <QClipboard>
 #include <QDateTime>
 #include <QDir>
+#include <QEventLoop>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
@@ -27,6 +28,7 @@
 #include "base/session/run_model.h"
 #include "base/session/session.h"
 #include "base/session/session_history.h"
+#include "base/session/session_opener.h"
 #include "ui/charts/chart_export.h"
 #include "ui/widgets/chart_panel.h"
 #include "ui/widgets/experiment_panel.h"
@@ -65,51 +67,93 @@ QString MainWindow::saveSessionTo(const QString& path) {
 }
 
 QString MainWindow::openSessionFrom(const QString& path) {
-  std::vector<RunRecord> runs;
-  int missing = 0;
-  QString suggestion;
-  try {
-    runs = openSessionOrRuns(path, &missing,
-                             &suggestion);  // a session, a run file or a folder of run files
-  } catch (const std::exception& e) {
-    showError(tr("Cannot open the session"), QString::fromUtf8(e.what()));
-    return m_lastError;
+  // Started before listening: an open under way is cancelled by this one, and its end is not
+  // this one's.
+  startOpeningSession(path);
+  QString error;
+  QEventLoop wait;
+  const auto connection =
+      connect(this, &MainWindow::sessionOpened, &wait,
+              [&](const QString&, const QString& message, bool cancelled) {
+                error = cancelled ? tr("Opening %1 was cancelled").arg(path) : message;
+                wait.quit();
+              });
+  if (openingSession()) wait.exec();  // the window paints and answers meanwhile
+  disconnect(connection);
+  return error;
+}
+
+void MainWindow::startOpeningSession(const QString& path) {
+  m_opener->open(path);
+  m_cancelOpenAction->setEnabled(true);
+  statusBar()->showMessage(tr("Opening %1…").arg(path));
+}
+
+bool MainWindow::openingSession() const {
+  return m_opener->busy();
+}
+
+bool MainWindow::cancelOpeningSession() {
+  return m_opener->cancel();
+}
+
+void MainWindow::connectSessionOpener() {
+  m_opener = new SessionOpener(m_runs, this);
+  connect(m_opener, &SessionOpener::progress, this, [this](double fraction) {
+    statusBar()->showMessage(tr("Opening %1… %2% read and checked (File › Cancel opening)")
+                                 .arg(m_opener->path())
+                                 .arg(static_cast<int>(100.0 * fraction)));
+  });
+  connect(m_opener, &SessionOpener::replacing, this, [this](const QString&) {
+    // The file is good: what was open before goes now, and the runs arrive in chunks.
+    m_cancelOpenAction->setEnabled(false);
+    m_controller->cancelAll();
+    m_session->clear();
+  });
+  connect(m_opener, &SessionOpener::finished, this, &MainWindow::onSessionOpened);
+}
+
+void MainWindow::onSessionOpened(const OpenOutcome& outcome) {
+  m_cancelOpenAction->setEnabled(false);
+  const QString& path = outcome.path;
+  if (outcome.cancelled) {
+    statusBar()->showMessage(tr("Opening %1 was cancelled; the runs shown are unchanged").arg(path),
+                             5000);
+    Q_EMIT sessionOpened(path, {}, true);
+    return;
   }
-  m_controller->cancelAll();
-  m_session->clear();
-  const auto count = runs.size();
-  const auto forged = std::count_if(runs.begin(), runs.end(), hasEpsilonMismatch);
-  m_runs->addRuns(std::move(runs));
+  if (!outcome.error.isEmpty()) {
+    showError(tr("Cannot open the session"), outcome.error);
+    Q_EMIT sessionOpened(path, m_lastError, false);
+    return;
+  }
   m_clusterSweeps->follow();  // runs still waiting for a cluster's job go on waiting
   m_charts->redrawNow();
   m_sessionPath = path;
-  m_saveSuggestion = suggestion;
+  m_saveSuggestion = outcome.saveSuggestion;
   m_session->setSaved();  // what was open before was settled; the runs are the file's
   if (m_options.useSettings && path != m_options.recoveryFile)
     QSettings().setValue(QStringLiteral("lastSession"), path);
   updateTitle();
-  if (forged > 0) {
+  if (outcome.forged > 0)
     // Not a failure to open: the runs are shown with their settings' ε, and each says why.
     statusBar()->showMessage(tr("Opened %1 runs from %2; in %3 of them the ε stored in the file "
                                 "did not match the run's settings, and the settings' ε is shown "
                                 "(see the run's status).")
-                                 .arg(count)
+                                 .arg(outcome.count)
                                  .arg(path)
-                                 .arg(forged));
-    return {};
-  }
-  if (missing > 0) {
+                                 .arg(outcome.forged));
+  else if (outcome.missing > 0)
     // A sweep still running, or stopped part-way: what is there is shown, and what is not is
     // said (the sweep's own files give its size).
     statusBar()->showMessage(tr("Opened %1 runs from %2; %3 runs of this sweep are missing "
                                 "(still running, or stopped: `sweep --resume` finishes them).")
-                                 .arg(count)
+                                 .arg(outcome.count)
                                  .arg(path)
-                                 .arg(missing));
-    return {};
-  }
-  statusBar()->showMessage(tr("Opened %1 runs from %2").arg(count).arg(path), 5000);
-  return {};
+                                 .arg(outcome.missing));
+  else
+    statusBar()->showMessage(tr("Opened %1 runs from %2").arg(outcome.count).arg(path), 5000);
+  Q_EMIT sessionOpened(path, {}, false);
 }
 
 void MainWindow::askReopenLastSession() {
