@@ -32,6 +32,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <set>
 #include <string>
 #include <vector>
@@ -79,8 +80,8 @@ std::vector<long long> evaluationSteps(const Case& c) {
 
 // One repetition: the planned statement (the preview), then every evaluation in order.
 // lastEpsilon: the honest ε of the whole run; lastNominal: the tanh filter's nominal ε (or 0).
-double runOnce(const Case& c, int repetition, double& lastEpsilon, double& lastNominal) {
-  const double sigma0 = c.sigma0 * (1.0 + 1e-9 * static_cast<double>(repetition + 1));
+double runOnce(const Case& c, int salt, double& lastEpsilon, double& lastNominal) {
+  const double sigma0 = c.sigma0 * (1.0 + 1e-9 * static_cast<double>(salt + 1));
   const PrivacyRunDescription run = describe(c, sigma0);
   const auto start = std::chrono::steady_clock::now();
   lastEpsilon = privacyStatement(run).epsilon;
@@ -108,18 +109,22 @@ int main(int argc, char** argv) {
   };
   std::set<std::string> chosen;
   for (int i = 2; i < argc; ++i) chosen.insert(argv[i]);
-  std::printf("%-14s %10s %12s %12s   times (s)\n", "case", "median (s)", "final eps",
-              "nominal eps");
+  std::printf("%-14s %10s %8s %12s %12s   times (s)\n", "case", "median (s)", "cpu (s)",
+              "final eps", "nominal eps");
   for (const Case& c : cases) {
     if (!chosen.empty() && !chosen.count(c.name)) continue;
     std::vector<double> times;
     double epsilon = 0.0;
     double nominal = 0.0;
-    for (int r = 0; r < repetitions; ++r) times.push_back(runOnce(c, r, epsilon, nominal));
+    // Each case and repetition its own σ₀: no case answers from another's memo either.
+    const int salt = static_cast<int>(&c - cases.data()) * repetitions;
+    const std::clock_t cpuStart = std::clock();
+    for (int r = 0; r < repetitions; ++r) times.push_back(runOnce(c, salt + r, epsilon, nominal));
+    const double cpu = static_cast<double>(std::clock() - cpuStart) / CLOCKS_PER_SEC;
     std::vector<double> sorted = times;
     std::sort(sorted.begin(), sorted.end());
-    std::printf("%-14s %10.3f %12.6f %12.6f  ", c.name.c_str(), sorted[sorted.size() / 2], epsilon,
-                nominal);
+    std::printf("%-14s %10.3f %8.3f %12.6f %12.6f  ", c.name.c_str(), sorted[sorted.size() / 2],
+                cpu / repetitions, epsilon, nominal);
     for (double t : times) std::printf(" %.3f", t);
     std::printf("\n");
     std::fflush(stdout);
