@@ -51,7 +51,8 @@ struct Case {
   double sigma0 = 0.0;
   double decay = 0.0;  // exp decay rate ρ: σ_t = σ₀·e^(−ρt)
   long long stepsPerEpoch = 0;
-  long long evalEvery = 0;  // 0: epoch ends only
+  long long evalEvery = 0;   // 0: epoch ends only
+  double calibrateTo = 0.0;  // > 0: time calibrateNoise to this ε instead of the evaluations
 };
 
 PrivacyRunDescription describe(const Case& c, double sigma0) {
@@ -78,9 +79,22 @@ std::vector<long long> evaluationSteps(const Case& c) {
   return {steps.begin(), steps.end()};
 }
 
+// One calibration of σ₀ to c.calibrateTo (calibrateNoise, PLD, every σ_t scaling with σ₀);
+// lastEpsilon: the calibrated run's ε, lastNominal: its σ₀.
+double calibrateOnce(const Case& c, int salt, double& lastEpsilon, double& lastNominal) {
+  const double target = c.calibrateTo * (1.0 + 1e-9 * static_cast<double>(salt + 1));
+  const auto start = std::chrono::steady_clock::now();
+  const Calibration result =
+      calibrateNoise([&](double sigma0) { return describe(c, sigma0); }, target);
+  lastEpsilon = result.epsilon;
+  lastNominal = result.noiseMultiplier;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 // One repetition: the planned statement (the preview), then every evaluation in order.
 // lastEpsilon: the honest ε of the whole run; lastNominal: the tanh filter's nominal ε (or 0).
 double runOnce(const Case& c, int salt, double& lastEpsilon, double& lastNominal) {
+  if (c.calibrateTo > 0.0) return calibrateOnce(c, salt, lastEpsilon, lastNominal);
   const double sigma0 = c.sigma0 * (1.0 + 1e-9 * static_cast<double>(salt + 1));
   const PrivacyRunDescription run = describe(c, sigma0);
   const auto start = std::chrono::steady_clock::now();
@@ -106,6 +120,9 @@ int main(int argc, char** argv) {
       {"circle-tanh-7", PrivatizerKind::Tanh, 0.04, 75, 1.1, 0.01, 25, 7},
       {"decay-600", PrivatizerKind::Clip, q, 600, 2.0, 0.00104, 234, 0},
       {"const-14040", PrivatizerKind::Clip, q, 14040, 1.1, 0.0, 234, 0},
+      {"fmnist-15000", PrivatizerKind::Clip, q, 15000, 2.0, 4.6e-5, 234, 0},
+      {"calib-circle", PrivatizerKind::Clip, 0.04, 75, 1.1, 0.01, 25, 0, 7.0},
+      {"calib-fmnist", PrivatizerKind::Clip, q, 15000, 2.0, 4.6e-5, 234, 0, 1.0},
   };
   std::set<std::string> chosen;
   for (int i = 2; i < argc; ++i) chosen.insert(argv[i]);

@@ -64,11 +64,17 @@ struct StepPld {
   mutable std::mutex spectrumMutex;
   mutable std::shared_ptr<const PldSpectrum> spectrum;
 
-  std::shared_ptr<const PldSpectrum> spectrumAt(std::size_t length) const {
+  // The spectrum at `length`: the kept one if it has that length, else made (and kept when
+  // `keep`, replacing the one kept before).
+  std::shared_ptr<const PldSpectrum> spectrumAt(std::size_t length, bool keep) const {
+    {
+      std::lock_guard lock(spectrumMutex);
+      if (spectrum && spectrum->length == length) return spectrum;
+    }
+    auto made = std::make_shared<const PldSpectrum>(spectrumOf(pld, length));
     std::lock_guard lock(spectrumMutex);
-    if (!spectrum || spectrum->length != length)
-      spectrum = std::make_shared<const PldSpectrum>(spectrumOf(pld, length));
-    return spectrum;
+    if (keep) spectrum = made;
+    return made;
   }
 };
 
@@ -152,10 +158,8 @@ DiscretePld composeSteps(const StepPlds& steps, const GaussianAtoms& atoms, PldD
     if ((known = prefixProducts().find(keys[k]))) next = k + 1;
   PldSpectrum product = known ? *known : unitSpectrum(length);
   for (std::size_t k = next; k < steps.size(); ++k) {
-    const bool last = k + 1 == steps.size();
-    multiplySpectrum(product,
-                     last ? *steps[k]->spectrumAt(length) : spectrumOf(steps[k]->pld, length),
-                     factors[k].count);
+    const bool last = k + 1 == steps.size();  // its count grows in the next evaluation
+    multiplySpectrum(product, *steps[k]->spectrumAt(length, last), factors[k].count);
     // The next evaluation of a growing run starts from one of the last two.
     if (k + 2 >= steps.size())
       prefixProducts().store(keys[k], std::make_shared<const PldSpectrum>(product),

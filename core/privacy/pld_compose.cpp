@@ -34,19 +34,28 @@ std::complex<double> times(std::complex<double> a, std::complex<double> b) {
   return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
 }
 
-// z^count for |z| ≤ 1; a zero stays zero.
-std::complex<double> power(std::complex<double> z, long long count) {
-  if (count <= kSquaringMaxCount) {
-    std::complex<double> result(1.0, 0.0);
-    for (long long k = count;;) {
-      if (k & 1) result = times(result, z);
-      k >>= 1;
-      if (k == 0) return result;
-      z = times(z, z);
-    }
+// values[f] ·= z_f^count for every frequency, |z_f| ≤ 1 (a zero stays zero). Repeated squaring
+// runs over all frequencies at once, one bit of the count after another, so each pass is a
+// plain loop of complex products.
+void multiplyByPower(std::vector<std::complex<double>>& values,
+                     const std::vector<std::complex<double>>& z, long long count) {
+  if (count > kSquaringMaxCount) {
+    const double exponent = static_cast<double>(count);
+    for (std::size_t f = 0; f < z.size(); ++f)
+      if (z[f] != std::complex<double>(0.0, 0.0))
+        values[f] = times(values[f], std::exp(exponent * std::log(z[f])));
+      else
+        values[f] = z[f];
+    return;
   }
-  if (z == std::complex<double>(0.0, 0.0)) return z;
-  return std::exp(static_cast<double>(count) * std::log(z));
+  std::vector<std::complex<double>> base = z;
+  for (long long k = count;;) {
+    if (k & 1)
+      for (std::size_t f = 0; f < base.size(); ++f) values[f] = times(values[f], base[f]);
+    k >>= 1;
+    if (k == 0) return;
+    for (std::complex<double>& b : base) b = times(b, b);
+  }
 }
 
 // This thread's real-input FFT: kissfft keeps its plans (twiddle factors) per length.
@@ -187,8 +196,7 @@ PldSpectrum spectrumOf(const DiscretePld& pld, std::size_t length) {
 void multiplySpectrum(PldSpectrum& product, const PldSpectrum& factor, long long count) {
   if (product.length != factor.length)
     throw PrivacyError("PLD composition: spectra of different FFT lengths");
-  for (std::size_t f = 0; f < factor.values.size(); ++f)
-    product.values[f] = times(product.values[f], power(factor.values[f], count));
+  multiplyByPower(product.values, factor.values, count);
 }
 
 DiscretePld composedFromSpectrum(const PldSpectrum& product, std::span<const PldFactor> factors,
