@@ -55,27 +55,10 @@ class BoundedMemo {
   std::size_t m_bytes = 0;
 };
 
-// One step's pessimistic PLD with its bounding masses for the Chernoff window, and the
-// spectrum it was last asked for (a run's last, partly counted step is asked again by the
-// next evaluation, at the same FFT length).
+// One step's pessimistic PLD with its bounding masses for the Chernoff window.
 struct StepPld {
   DiscretePld pld;
   PldMgfBlocks mgf;
-  mutable std::mutex spectrumMutex;
-  mutable std::shared_ptr<const PldSpectrum> spectrum;
-
-  // The spectrum at `length`: the kept one if it has that length, else made (and kept when
-  // `keep`, replacing the one kept before).
-  std::shared_ptr<const PldSpectrum> spectrumAt(std::size_t length, bool keep) const {
-    {
-      std::lock_guard lock(spectrumMutex);
-      if (spectrum && spectrum->length == length) return spectrum;
-    }
-    auto made = std::make_shared<const PldSpectrum>(spectrumOf(pld, length));
-    std::lock_guard lock(spectrumMutex);
-    if (keep) spectrum = made;
-    return made;
-  }
 };
 
 // Every distinct step (q, σ, direction, interval) is discretised once per process: a run's
@@ -133,6 +116,22 @@ BoundedMemo<std::string, PldSpectrum>& prefixProducts() {
   return memo;
 }
 
+// The spectrum of a run's last step, by the step's key and the FFT length: the next
+// evaluation of a growing run asks for it again, with a larger count or with a step after it.
+using SpectrumKey = std::tuple<double, double, int, double, std::size_t>;
+std::shared_ptr<const PldSpectrum> stepSpectrum(const StepPld& step, const SampledGaussian& atom,
+                                                PldDirection direction, std::size_t length,
+                                                bool keep) {
+  static BoundedMemo<SpectrumKey, PldSpectrum> memo(std::size_t{64} << 20);
+  const SpectrumKey key{atom.sampleRate, atom.noiseMultiplier, static_cast<int>(direction),
+                        step.pld.interval, length};
+  if (auto known = memo.find(key)) return known;
+  auto made = std::make_shared<const PldSpectrum>(spectrumOf(step.pld, length));
+  if (!keep) return made;
+  const std::size_t bytes = made->values.size() * sizeof(made->values[0]);
+  return memo.store(key, std::move(made), bytes);
+}
+
 void appendBytes(std::string& bytes, const auto& value) {
   bytes.append(reinterpret_cast<const char*>(&value), sizeof value);
 }
@@ -159,7 +158,9 @@ DiscretePld composeSteps(const StepPlds& steps, const GaussianAtoms& atoms, PldD
   PldSpectrum product = known ? *known : unitSpectrum(length);
   for (std::size_t k = next; k < steps.size(); ++k) {
     const bool last = k + 1 == steps.size();  // its count grows in the next evaluation
-    multiplySpectrum(product, *steps[k]->spectrumAt(length, last), factors[k].count);
+    multiplySpectrum(product,
+                     *stepSpectrum(*steps[k], atoms.gaussians[k].first, direction, length, last),
+                     factors[k].count);
     // The next evaluation of a growing run starts from one of the last two.
     if (k + 2 >= steps.size())
       prefixProducts().store(keys[k], std::make_shared<const PldSpectrum>(product),
