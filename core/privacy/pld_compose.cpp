@@ -48,6 +48,10 @@ void multiplyByPower(std::vector<std::complex<double>>& values,
         values[f] = z[f];
     return;
   }
+  if (count == 1) {  // the same products as below, without the copy
+    for (std::size_t f = 0; f < z.size(); ++f) values[f] = times(values[f], z[f]);
+    return;
+  }
   std::vector<std::complex<double>> base = z;
   for (long long k = count;;) {
     if (k & 1)
