@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <sstream>
 #include <string>
 
@@ -57,7 +58,50 @@ void checkCalibrationRequest(double targetEpsilon, const CalibrationOptions& opt
   }
 }
 
-// The bracketing and bisection of calibrateNoiseMultiplier, before any rounding.
+// The bracket [low, high] with ε(low) > target ≥ ε(high), narrowed until high − low ≤
+// tolerance·high. ε falls about as a power of σ, so the trial is the root of the line through
+// both ends in (log σ, log ε/target), with the Illinois rule (Dowell & Jarratt 1971): an end
+// kept twice in a row has its value halved, so both ends close in. Two trials that do not
+// halve the bracket are followed by a bisection: never much worse than bisection alone.
+struct Bracket {
+  double low, lowEpsilon, high, highEpsilon;
+};
+void narrowBracket(Bracket& b, double target, double tolerance,
+                   const std::function<double(double)>& evaluate) {
+  double lowValue = std::log(b.lowEpsilon / target);    // > 0 (∞ when ε is)
+  double highValue = std::log(b.highEpsilon / target);  // ≤ 0 (−∞ when ε = 0)
+  int side = 0;                                         // +1: high moved last, −1: low moved last
+  double halvedAt = b.high - b.low;
+  int slowTrials = 0;
+  while (b.high - b.low > tolerance * b.high) {
+    double trial = 0.5 * (b.low + b.high);
+    if (slowTrials < 2 && std::isfinite(lowValue) && std::isfinite(highValue)) {
+      const double t = lowValue / (lowValue - highValue);
+      trial = std::exp(std::log(b.low) + t * std::log(b.high / b.low));
+      const double margin = 0.25 * tolerance * b.high;
+      trial = std::clamp(trial, b.low + margin, b.high - margin);
+    } else {
+      slowTrials = 0;
+    }
+    const double trialEpsilon = evaluate(trial);
+    const double value = std::log(trialEpsilon / target);
+    if (trialEpsilon <= target) {
+      b.high = trial, b.highEpsilon = trialEpsilon, highValue = value;
+      if (side == 1) lowValue *= 0.5;
+      side = 1;
+    } else {
+      b.low = trial, b.lowEpsilon = trialEpsilon, lowValue = value;
+      if (side == -1) highValue *= 0.5;
+      side = -1;
+    }
+    if (b.high - b.low <= 0.5 * halvedAt)
+      halvedAt = b.high - b.low, slowTrials = 0;
+    else
+      ++slowTrials;
+  }
+}
+
+// The bracketing and narrowing of calibrateNoiseMultiplier, before any rounding.
 Calibration bisectNoiseMultiplier(const std::function<double(double)>& epsilonOf,
                                   double targetEpsilon, const CalibrationOptions& options) {
   Calibration result;
@@ -70,6 +114,7 @@ Calibration bisectNoiseMultiplier(const std::function<double(double)>& epsilonOf
                            options.maxNoiseMultiplier);
   double highEpsilon = evaluate(high);
   double low = high;
+  double lowEpsilon = highEpsilon;
   if (highEpsilon > targetEpsilon) {
     do {
       if (high >= options.maxNoiseMultiplier) {
@@ -78,6 +123,7 @@ Calibration bisectNoiseMultiplier(const std::function<double(double)>& epsilonOf
             number(options.maxNoiseMultiplier) + " gives ε = " + number(highEpsilon));
       }
       low = high;
+      lowEpsilon = highEpsilon;
       high = std::min(options.bracketFactor * high, options.maxNoiseMultiplier);
       highEpsilon = evaluate(high);
     } while (highEpsilon > targetEpsilon);
@@ -89,25 +135,16 @@ Calibration bisectNoiseMultiplier(const std::function<double(double)>& epsilonOf
         return result;
       }
       low = std::max(high / options.bracketFactor, options.minNoiseMultiplier);
-      const double lowEpsilon = evaluate(low);
+      lowEpsilon = evaluate(low);
       if (lowEpsilon > targetEpsilon) break;
       high = low;
       highEpsilon = lowEpsilon;
     }
   }
-  // Invariant: ε(low) > target ≥ ε(high).
-  while (high - low > options.relativeTolerance * high) {
-    const double middle = 0.5 * (low + high);
-    const double middleEpsilon = evaluate(middle);
-    if (middleEpsilon <= targetEpsilon) {
-      high = middle;
-      highEpsilon = middleEpsilon;
-    } else {
-      low = middle;
-    }
-  }
-  result.noiseMultiplier = high;
-  result.epsilon = highEpsilon;
+  Bracket bracket{low, lowEpsilon, high, highEpsilon};
+  narrowBracket(bracket, targetEpsilon, options.relativeTolerance, evaluate);
+  result.noiseMultiplier = bracket.high;
+  result.epsilon = bracket.highEpsilon;
   return result;
 }
 

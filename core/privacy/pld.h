@@ -4,6 +4,7 @@
 // Kumar & Manurangsi 2022), composition by FFT and the exact (ε, δ) of a discrete PLD.
 #pragma once
 
+#include <complex>
 #include <functional>
 #include <span>
 #include <utility>
@@ -68,6 +69,10 @@ inline constexpr std::size_t kPldMgfBlock = 32;
 struct PldMgfBlocks {
   std::vector<double> logMass;  // log of each end point's mass (zero masses left out)
   std::vector<double> loss;     // its loss
+  // log Σ of those masses times e^{λ·loss} on composedWindow's fixed grid of λ: 32 values
+  // of λ from 1e-4 to 1e5 (even in log λ), then the same for −λ. A composition's log-MGF is
+  // then Σ_k count_k·logMgf_k, whatever the factors, at the cost of one sum per grid point.
+  std::vector<double> logMgf;
 };
 PldMgfBlocks mgfBlocks(const DiscretePld& pld);
 
@@ -98,8 +103,29 @@ struct PldWindow {
 PldWindow composedWindow(std::span<const PldFactor> factors, double tailMass);
 
 // composePlds with a window computed beforehand by composedWindow (to check its size first).
+// It is composedFromSpectrum of the product, in the factors' order, of each factor's
+// spectrum raised to its count, at compositionFftLength: the parts below, for a caller that
+// keeps the product of a run's first factors to extend it by later ones (the PLD accountant).
 DiscretePld composePlds(std::span<const PldFactor> factors, const PldWindow& window,
                         double tailMass);
+
+// Real-input FFT values (length/2 + 1 of them) of a distribution zero-padded to `length`, or
+// a product of such spectra.
+struct PldSpectrum {
+  std::size_t length = 0;
+  std::vector<std::complex<double>> values;
+};
+// The FFT length of a composition: the smallest 2^k or 3·2^k holding the window and the
+// longest factor. A coarse ladder, so that a run's growing prefixes keep one length for a while.
+std::size_t compositionFftLength(std::span<const PldFactor> factors, const PldWindow& window);
+PldSpectrum unitSpectrum(std::size_t length);  // all ones: the empty composition
+PldSpectrum spectrumOf(const DiscretePld& pld, std::size_t length);
+// product ·= factor^count, frequency by frequency (the count-fold self-composition).
+void multiplySpectrum(PldSpectrum& product, const PldSpectrum& factor, long long count);
+// The composition of `factors` (offsets, infinity masses, interval) from the product of their
+// spectra: its inverse FFT read on the window, the tail mass added to ∞ when truncated.
+DiscretePld composedFromSpectrum(const PldSpectrum& product, std::span<const PldFactor> factors,
+                                 const PldWindow& window, double tailMass);
 
 // (ε, δ) of a discrete PLD, exact for it:
 //   δ(ε) = infinityMass + Σ_{l > ε} p(l)·(1 − e^{ε − l}),
@@ -116,9 +142,9 @@ class PldProfile {
  private:
   double deltaFrom(std::size_t first, double epsilon) const;
 
-  std::vector<double> m_losses;        // positive losses only, increasing
-  std::vector<double> m_suffixMass;    // Σ_{j >= i} p_j, one extra 0 at the end
-  std::vector<double> m_suffixScaled;  // Σ_{j >= i} p_j e^{−l_j}, one extra 0 at the end
+  std::vector<double> m_losses;      // positive losses only, increasing
+  std::vector<double> m_suffixMass;  // Σ_{j >= i} p_j, one extra 0 at the end
+  std::vector<double> m_suffixScaled;  // S_i = Σ_{j >= i} p_j e^{l_i − l_j}, one extra 0 at the end
   double m_infinityMass = 0.0;
 };
 

@@ -15,9 +15,14 @@
 namespace epsilon::privacy {
 
 struct PldAccountantOptions {
-  // Grid spacing of the privacy loss. 1e-4 keeps ε within ~0.02% of its limit for the
-  // published DP-SGD settings (Abadi: 0.9470 at 1e-4 vs 0.9469 at 2e-5).
+  // Finest grid spacing of the privacy loss. 1e-4 keeps ε within ~0.02% of its limit for
+  // the published DP-SGD settings (Abadi: 0.9470 at 1e-4 vs 0.9469 at 2e-5).
   double valueDiscretisationInterval = 1e-4;
+  // The spacing used is valueDiscretisationInterval·2^k, the coarsest that keeps at least
+  // this many grid points per spread of the least spread step's loss (pld_accountant.cpp,
+  // lossSpread): a step whose loss spreads widely (small σ, large q) needs no finer grid,
+  // and a run with dozens of distinct steps is discretised and composed in far fewer points.
+  double pointsPerLossSpread = 32.0;
   // Mass allowed outside the composed window (added to δ, see composePlds).
   double tailMass = 1e-15;
   // Largest single-step grid and composed window; beyond them the interval is coarsened

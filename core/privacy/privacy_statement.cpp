@@ -328,17 +328,6 @@ Calibration calibrateNoise(const std::function<PrivacyRunDescription(double)>& d
                          shortNumber(probe.pcaNoiseMultiplier) + ") alone costs ε " +
                          shortNumber(alone) + " (held fixed; only the steps' σ is calibrated)");
   }
-  if (probe.accountant == AccountantKind::Pld) {
-    const Calibration rdp = calibrateNoise(
-        [&](double sigma) {
-          PrivacyRunDescription run = describe(sigma);
-          run.accountant = AccountantKind::Rdp;
-          return run;
-        },
-        targetEpsilon, options);
-    options.initialNoiseMultiplier = rdp.noiseMultiplier;
-    options.bracketFactor = 1.25;
-  }
   return calibrateNoiseMultiplier(
       [&](double sigma) { return privacyStatement(describe(sigma)).epsilon; }, targetEpsilon,
       options);

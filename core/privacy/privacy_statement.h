@@ -119,9 +119,10 @@ PrivacyRunDescription firstSteps(const PrivacyRunDescription& run, long long ste
 
 // The one calibration: the smallest σ₀ in [min, max] whose run `describe(σ₀)` has an honest ε
 // at most `targetEpsilon` (bracketing then bisection on privacyStatement, calibration.h), so
-// every mechanism the description holds is honoured. With PLD the search starts from the RDP
-// answer, which already meets the target (PLD's ε is never above RDP's). A PCA release is held
-// fixed; when it alone spends the target, PrivacyError says so, naming model.pca_noise.
+// every mechanism the description holds is honoured; any accountant, from the same start (an
+// RDP calibration first would cost more than it saves: RDP accounts every distinct σ_t of a
+// schedule). A PCA release is held fixed; when it alone spends the target, PrivacyError says
+// so, naming model.pca_noise.
 Calibration calibrateNoise(const std::function<PrivacyRunDescription(double)>& describe,
                            double targetEpsilon, CalibrationOptions options = {});
 
