@@ -243,11 +243,9 @@ const PldAccountant::Composed& PldAccountant::composed() const {
         std::all_of(atoms.gaussians.begin(), atoms.gaussians.end(),
                     [](const auto& entry) { return entry.first.sampleRate == 1.0; });
     for (int attempt = 0;; ++attempt) {
-      // Named pair members, not a structured binding: clang 14 (the sanitizer and fuzz builds)
-      // cannot capture a binding in the lambdas below.
+      // Members, not a structured binding: clang 14 cannot capture bindings in lambdas.
       const std::pair<StepPlds, StepPlds> steps = stepPlds(atoms, !symmetric, interval);
-      const StepPlds& removeSteps = steps.first;
-      const StepPlds& addSteps = steps.second;
+      const StepPlds &removeSteps = steps.first, &addSteps = steps.second;
       const std::vector<PldFactor> removeFactors = factorsOf(removeSteps, atoms);
       const std::vector<PldFactor> addFactors = factorsOf(addSteps, atoms);
       PldWindow removeWindow;
