@@ -178,9 +178,10 @@ const Layer<Scalar>& Model<Scalar>::layer(int index) const {
 template <class Scalar>
 double Model<Scalar>::flopsPerExample() const {
   double macs = 0;
+  const std::size_t firstTrained = m_impl->firstTrainedLayer();
   for (std::size_t l = 0; l < m_impl->layers.size(); ++l) {
     const LayerCost c = m_impl->layers[l]->cost();
-    macs += c.forward + c.parameterGradient + (l > 0 ? c.inputGradient : 0.0);
+    macs += c.forward + c.parameterGradient + (l > firstTrained ? c.inputGradient : 0.0);
   }
   return 2 * macs;
 }
@@ -247,6 +248,7 @@ void Model<Scalar>::backward(const Matrix<Scalar>& x, std::span<const int> label
   if (ws.chunkScratch.size() < chunks) ws.chunkScratch.resize(chunks);
   ws.keptGradients.resize(layerCount);
   ws.keptValid.assign(layerCount, 0);
+  const std::size_t firstTrained = m.firstTrainedLayer();
 
   forEachChunk(static_cast<std::size_t>(batch), kChunkSize,
                [&](std::size_t c, std::size_t begin, std::size_t end) {
@@ -262,8 +264,9 @@ void Model<Scalar>::backward(const Matrix<Scalar>& x, std::span<const int> label
                  softmaxCrossEntropy<Scalar>(rowBlock(std::as_const(ws.logits), b, n),
                                              labels.data() + b, ws.losses.data() + b,
                                              rowBlock(ws.outputGrads[layerCount - 1], b, n));
-                 // The first layer's input gradient is never needed.
-                 for (std::size_t l = layerCount - 1; l > 0; --l)
+                 // No input gradient is needed below the first layer with parameters (for
+                 // an MLP on images, the first Dense layer's would be a third of its work).
+                 for (std::size_t l = layerCount - 1; l > firstTrained; --l)
                    m.layers[l]->backward(m.params.data() + m.offsets[l], m.layerInput(ws, l, b, n),
                                          m.layerInput(ws, l + 1, b, n),
                                          rowBlock(std::as_const(ws.outputGrads[l]), b, n),

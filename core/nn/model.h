@@ -37,7 +37,9 @@ struct Workspace {
   Vector<Scalar> losses;                    // per example, softmax cross-entropy
   Matrix<Scalar> logits;                    // batch × classes (the output of the last layer)
   std::vector<Matrix<Scalar>> activations;  // input of layer l, batch rows
-  std::vector<Matrix<Scalar>> outputGrads;  // dLoss_i/d(output of layer l), batch rows
+  // dLoss_i/d(output of layer l), batch rows; not computed (left as they were) below the
+  // first layer with parameters, whose input gradient nothing needs.
+  std::vector<Matrix<Scalar>> outputGrads;
 
   // Filled by the queries after backward(): per-chunk scratch memory; the per-example
   // gradients of the layers whose norms need them anyway (conv), batch × group size, kept
@@ -78,7 +80,7 @@ class Model {
   int layerCount() const;
   const Layer<Scalar>& layer(int index) const;
   // Floating-point operations of one example's forward and backward pass (GEMM-like work
-  // only: 2 per multiply-add; no input gradient for the first layer).
+  // only: 2 per multiply-add; no input gradient for the first layer with parameters).
   double flopsPerExample() const;
 
   // Examples per chunk of the parallel loops: fixed, so sums never depend on the thread count.

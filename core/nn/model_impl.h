@@ -36,6 +36,13 @@ struct Model<Scalar>::Impl {
   Vector<Scalar> params;
 
   Eigen::Index layerSize(std::size_t l) const { return layers[l]->parameterCount(); }
+  // The first layer with parameters (the last layer when none has any): backward() computes
+  // no input gradient at or below it, since no parameter gradient needs one.
+  std::size_t firstTrainedLayer() const {
+    std::size_t l = 0;
+    while (l + 1 < layers.size() && layerSize(l) == 0) ++l;
+    return l;
+  }
 
   // Recomputes shapes and offsets after the layers were (re)configured.
   void layOut() {
