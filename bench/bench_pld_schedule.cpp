@@ -19,28 +19,26 @@
 // process CPU seconds per repetition (both threads), and every time. Each case and repetition
 // perturbs σ₀ by its own parts in 10⁹, so none answers from another's memo.
 //
-// Measured 2026-11-26 on the 2-core build machine shared with three other helpers' builds and
-// benches (load average 6-8 throughout, so wall times are 2-4x the CPU time available), main
-// (a852039, this bench's source built against it) and this code side by side within 20
-// minutes; medians of 3 where marked *, else one run; seconds, wall / CPU:
-//   case            main             now             ε main → now
-//   circle-clip      8.36 /  3.26     1.34 / 0.45*   7.347384 → 7.347394 (+1.4e-6 relative)
-//   circle-clip-7   24.3  /  7.49     1.63 / 0.55*   the same
-//   circle-tanh     80.3  / 27.3      1.52 / 0.57*   honest ∞ → 16874.57; nominal as clip
-//   circle-tanh-7  417.5  / 94.0      2.07 / 0.66*   the same
-//   decay-600        2.39 /  0.48*    1.04 / 0.55*   0.323656 → 0.323656
-//   const-14040      8.10 /  1.43*    2.74 / 1.20*   2.379643 → 2.379643
-//   fmnist-15000    31.6  / 11.4      4.11 / 1.74*   1.844832 → 1.844832
-//   calib-circle    95.7  / 37.3      3.72 / 1.06*   σ₀ 1.122349 (ε 6.999398) → 1.122312 (6.999977)
-//   calib-fmnist   432    /112.8     35.2  / 8.76    σ₀ 3.105894 (ε 0.999972) → 3.105832 (0.999997)
-// Where the time went on main: the one-step discretisations (erfc, exp, log: ~45%) at 1e-4
-// for every distinct σ_t, and kissfft (~28%) composing every step again at each evaluation.
-// Now: the grid follows the steps' loss spread (8e-4 for circle; 1e-4 kept for small q), a
-// growing run extends the kept product of its first steps' spectra, and losses beyond e^709
-// are handled in logs, so the tanh filter's honest ε is a finite number. What is left:
-// kissfft and the powers of spectra for long runs (fmnist), the discretisation for circle;
-// a cold PLD accounting of fmnist-15000 (69 distinct σ, 1e-4) costs ~1 CPU-s, so its
-// calibration (8 accountings) is far from interactive.
+// Measured 2026-11-26 late on the 2-core build machine, each run alone under the helpers' CPU
+// lock (idle), main (f6ac158) and this code; medians of 3, seconds wall (CPU per repetition):
+//   case            main            now            ε main → now
+//   circle-clip     0.226 (0.415)   0.089 (0.177)  7.347394 → 7.347508 (+1.6e-5 relative)
+//   circle-tanh     0.198 (0.381)   0.110 (0.201)  honest 16874.57 → 16891.80; nominal as clip
+//   circle-clip-7   0.243 (0.419)   0.106 (0.204)  the same as circle-clip
+//   circle-tanh-7   0.330 (0.515)   0.141 (0.250)  the same as circle-tanh
+//   decay-600       0.281 (0.482)   0.167 (0.306)  0.323656 → 0.323656
+//   const-14040     0.517 (0.924)   0.491 (0.874)  2.379643 → 2.379643
+//   fmnist-15000    0.977 (1.462)   0.628 (1.091)  1.844832 → 1.844832
+//   calib-circle    0.524 (1.132)   0.281 (0.639)  σ₀ 1.122312 (ε 6.999977) → 1.122318 (6.999983)
+//   calib-fmnist    0.922 (2.856)   0.707 (2.157)  σ₀ 3.105832 (ε 0.999997) → the same
+// (the calibrations' first repetition is cold: 0.72 → 0.44 s and 2.89 → 2.07 s).
+// Where the time went on main (perf, circle-*-7): the one-step discretisations (erfc, exp,
+// log: ~40%), kissfft (~40%: every step's spectrum again each time a growing run needed a
+// longer FFT), mgfBlocks 6%; fmnist: kissfft 42%, powers of spectra 18%, discretisation 13%.
+// Now a run's steps are folded at an FFT length that only grows (a longer one re-transforms
+// the composition so far, not every step), and a step whose loss spreads more widely than the
+// first is discretised on a coarser grid of its own: kissfft ~30%, discretisation ~30%,
+// mgfBlocks 9%, powers 7%.
 #include <algorithm>
 #include <chrono>
 #include <cmath>

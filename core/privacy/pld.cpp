@@ -155,6 +155,24 @@ DiscretePld sampledGaussianPld(double q, double sigma, PldDirection direction, d
   return pld;
 }
 
+DiscretePld onFinerGrid(const DiscretePld& pld, double interval) {
+  const double ratio = std::round(pld.interval / interval);
+  if (!(ratio >= 1.0 && ratio < 1e9) || ratio * interval != pld.interval)
+    throw PrivacyError("PLD: interval " + shortNumber(interval) + " does not divide " +
+                       shortNumber(pld.interval));
+  if (ratio == 1.0) return pld;
+  const auto factor = static_cast<long long>(ratio);
+  DiscretePld fine;
+  fine.interval = interval;
+  fine.offset = pld.offset * factor;
+  fine.infinityMass = pld.infinityMass;
+  const auto stride = static_cast<std::size_t>(factor);
+  fine.probabilities.assign((pld.probabilities.size() - 1) * stride + 1, 0.0);
+  for (std::size_t i = 0; i < pld.probabilities.size(); ++i)
+    fine.probabilities[i * stride] = pld.probabilities[i];
+  return fine;
+}
+
 PldProfile::PldProfile() : m_suffixMass(1, 0.0), m_suffixScaled(1, 0.0) {}
 
 PldProfile::PldProfile(const DiscretePld& pld) : m_infinityMass(pld.infinityMass) {

@@ -6,6 +6,7 @@
 
 #include <complex>
 #include <functional>
+#include <memory>
 #include <span>
 #include <utility>
 #include <vector>
@@ -57,6 +58,12 @@ std::pair<long long, long long> sampledGaussianLossIndexRange(double q, double s
 // The pessimistic PLD of one step of the Poisson-subsampled Gaussian.
 DiscretePld sampledGaussianPld(double q, double sigma, PldDirection direction, double interval);
 
+// The same distribution on a finer grid whose interval divides pld.interval exactly (m times):
+// the mass at point i of the coarse grid goes to point m·i of the fine one, zeros between. A
+// step discretised on a coarse grid of its own is composed this way with steps on the fine
+// grid: its connect-the-dots profile, and so its pessimism, are those of the coarse grid.
+DiscretePld onFinerGrid(const DiscretePld& pld, double interval);
+
 // A PLD's finite masses reduced, for a fast upper bound on its moment-generating function
 // E[e^{λL}] (composedWindow's Chernoff bound), to two points per block of kPldMgfBlock
 // consecutive grid points: on a block with losses in [a, a + w], e^{λ(l − a)} is convex in l,
@@ -102,10 +109,8 @@ struct PldWindow {
 };
 PldWindow composedWindow(std::span<const PldFactor> factors, double tailMass);
 
-// composePlds with a window computed beforehand by composedWindow (to check its size first).
-// It is composedFromSpectrum of the product, in the factors' order, of each factor's
-// spectrum raised to its count, at compositionFftLength: the parts below, for a caller that
-// keeps the product of a run's first factors to extend it by later ones (the PLD accountant).
+// composePlds with a window computed beforehand by composedWindow (to check its size first):
+// the factors folded one after another (PldFold below), then read on the window.
 DiscretePld composePlds(std::span<const PldFactor> factors, const PldWindow& window,
                         double tailMass);
 
@@ -126,6 +131,40 @@ void multiplySpectrum(PldSpectrum& product, const PldSpectrum& factor, long long
 // spectra: its inverse FFT read on the window, the tail mass added to ∞ when truncated.
 DiscretePld composedFromSpectrum(const PldSpectrum& product, std::span<const PldFactor> factors,
                                  const PldWindow& window, double tailMass);
+
+// Composition one factor after another, as composePlds and the PLD accountant do it: the
+// product of spectra at an FFT length that only grows. When factor k needs a longer FFT than
+// the product has (compositionFftLength of the first k + 1 factors on their window), the first
+// k factors' composition is read back on their window (composedFromSpectrum: what lies outside
+// it, at most tailMass, goes to ∞) and becomes the base whose spectrum starts the product at
+// the new length: two FFTs instead of every factor's spectrum again. The fold after k factors
+// depends only on them, so a caller may keep it and extend it by later factors (a run
+// evaluated again after more steps): the same double as from scratch. Each read-back adds
+// tailMass to ∞; the result stays pessimistic.
+struct PldFold {
+  // Read back whole supports, never truncated (for a composition asked on its whole support,
+  // not on composedWindow's): set before the first factor.
+  bool wholeSupport = false;
+  std::size_t folded = 0;  // factors folded in
+  PldSpectrum product;     // of the base and the factors after it
+  DiscretePld base;        // the first baseCount factors composed (unused while baseCount = 0)
+  std::size_t baseCount = 0;
+  long long baseShift = 0;  // base.offset − Σ count·offset of those factors
+  std::size_t bytes() const {
+    return product.values.size() * sizeof(product.values[0]) +
+           base.probabilities.size() * sizeof(double);
+  }
+};
+// A factor's spectrum at an FFT length (by default spectrumOf; the accountant keeps some).
+using PldSpectrumSource =
+    std::function<std::shared_ptr<const PldSpectrum>(std::size_t factor, std::size_t length)>;
+// Folds in factors[fold.folded] (every factor has its mgf). `window`: the one the first
+// fold.folded + 1 factors will be read on, when it is not composedWindow's (composePlds').
+void extendFold(PldFold& fold, std::span<const PldFactor> factors, double tailMass,
+                const PldWindow* window = nullptr, const PldSpectrumSource& source = {});
+// The composition of the factors folded so far (all of `factors`) on their window.
+DiscretePld foldedPld(const PldFold& fold, std::span<const PldFactor> factors,
+                      const PldWindow& window, double tailMass);
 
 // (ε, δ) of a discrete PLD, exact for it:
 //   δ(ε) = infinityMass + Σ_{l > ε} p(l)·(1 − e^{ε − l}),

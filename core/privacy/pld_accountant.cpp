@@ -61,18 +61,19 @@ struct StepPld {
   PldMgfBlocks mgf;
 };
 
-// Every distinct step (q, σ, direction, interval) is discretised once per process: a run's
-// evaluations, its preview and the calibration's trials share most of their steps (a noise
-// schedule's steps recur in every prefix of the run), and the result is a pure function of
-// the key.
-using StepKey = std::tuple<double, double, int, double>;
-std::shared_ptr<const StepPld> stepPld(double q, double sigma, PldDirection direction,
-                                       double interval) {
+// Every distinct step (q, σ, direction, interval, points per spread) is discretised once per
+// process: a run's evaluations, its preview and the calibration's trials share most of their
+// steps (a noise schedule's steps recur in every prefix of the run), and the result is a pure
+// function of the key.
+using StepKey = std::tuple<double, double, int, double, double>;
+std::shared_ptr<const StepPld> stepPld(const SampledGaussian& atom, PldDirection direction,
+                                       double interval, double pointsPerLossSpread) {
   static BoundedMemo<StepKey, StepPld> memo(std::size_t{256} << 20);
-  const StepKey key{q, sigma, static_cast<int>(direction), interval};
+  const StepKey key{atom.sampleRate, atom.noiseMultiplier, static_cast<int>(direction), interval,
+                    pointsPerLossSpread};
   if (auto known = memo.find(key)) return known;
   auto step = std::make_shared<StepPld>();
-  step->pld = sampledGaussianPld(q, sigma, direction, interval);
+  step->pld = accountedStepPld(atom, direction, interval, pointsPerLossSpread);
   step->mgf = mgfBlocks(step->pld);
   const std::size_t bytes = sizeof(double) * (step->pld.probabilities.size() +
                                               step->mgf.loss.size() + step->mgf.logMass.size());
@@ -83,7 +84,8 @@ std::shared_ptr<const StepPld> stepPld(double q, double sigma, PldDirection dire
 // interval. Distinct steps are independent pure functions, so they are made in parallel;
 // the order stays the atoms'.
 using StepPlds = std::vector<std::shared_ptr<const StepPld>>;
-std::pair<StepPlds, StepPlds> stepPlds(const GaussianAtoms& atoms, bool withAdd, double interval) {
+std::pair<StepPlds, StepPlds> stepPlds(const GaussianAtoms& atoms, bool withAdd, double interval,
+                                       const PldAccountantOptions& options) {
   const std::size_t count = atoms.gaussians.size();
   StepPlds remove(count);
   StepPlds add(withAdd ? count : 0);
@@ -92,7 +94,7 @@ std::pair<StepPlds, StepPlds> stepPlds(const GaussianAtoms& atoms, bool withAdd,
     const SampledGaussian& atom = atoms.gaussians[task % count].first;
     const PldDirection direction = task < count ? PldDirection::Remove : PldDirection::Add;
     (task < count ? remove[task] : add[task - count]) =
-        stepPld(atom.sampleRate, atom.noiseMultiplier, direction, interval);
+        stepPld(atom, direction, interval, options.pointsPerLossSpread);
   });
   return {std::move(remove), std::move(add)};
 }
@@ -106,13 +108,13 @@ std::vector<PldFactor> factorsOf(const std::vector<std::shared_ptr<const StepPld
   return factors;
 }
 
-// The product of the spectra of a run's first k steps (composePlds' parts, pld.h), by the
-// bytes of what decides it: direction, interval, FFT length and each step's (q, σ, count).
-// A run evaluated again after more steps extends the longest product it finds instead of
-// composing every step again; the result is the same double either way, since the same
-// products are taken in the same order.
-BoundedMemo<std::string, PldSpectrum>& prefixProducts() {
-  static BoundedMemo<std::string, PldSpectrum> memo(std::size_t{128} << 20);
+// The fold (pld.h) of a run's first k steps, by the bytes of what decides it: direction,
+// interval, points per loss spread, tail mass and each step's (q, σ, count). A run evaluated
+// again after more steps extends the longest fold it finds instead of composing every step
+// again; the result is the same double either way, since the fold after k steps depends only
+// on them.
+BoundedMemo<std::string, PldFold>& prefixFolds() {
+  static BoundedMemo<std::string, PldFold> memo(std::size_t{128} << 20);
   return memo;
 }
 
@@ -136,37 +138,39 @@ void appendBytes(std::string& bytes, const auto& value) {
   bytes.append(reinterpret_cast<const char*>(&value), sizeof value);
 }
 
-// composePlds(factorsOf(steps, atoms), window, tailMass), from the longest known prefix.
+// composePlds(factorsOf(steps, atoms), window, tailMass), from the longest known fold.
 DiscretePld composeSteps(const StepPlds& steps, const GaussianAtoms& atoms, PldDirection direction,
-                         const PldWindow& window, double tailMass) {
+                         const PldWindow& window, const PldAccountantOptions& options) {
   const std::vector<PldFactor> factors = factorsOf(steps, atoms);
-  const std::size_t length = compositionFftLength(factors, window);
   std::vector<std::string> keys(steps.size());
   std::string key;
   appendBytes(key, direction), appendBytes(key, steps.front()->pld.interval),
-      appendBytes(key, length);
+      appendBytes(key, options.pointsPerLossSpread), appendBytes(key, options.tailMass),
+      appendBytes(key, window.truncated);
   for (std::size_t k = 0; k < steps.size(); ++k) {
     const auto& [atom, count] = atoms.gaussians[k];
     appendBytes(key, atom.sampleRate), appendBytes(key, atom.noiseMultiplier),
         appendBytes(key, count);
     keys[k] = key;
   }
-  std::size_t next = 0;
-  std::shared_ptr<const PldSpectrum> known;
-  for (std::size_t k = steps.size(); k-- > 0 && !known;)
-    if ((known = prefixProducts().find(keys[k]))) next = k + 1;
-  PldSpectrum product = known ? *known : unitSpectrum(length);
-  for (std::size_t k = next; k < steps.size(); ++k) {
-    const bool last = k + 1 == steps.size();  // its count grows in the next evaluation
-    multiplySpectrum(product,
-                     *stepSpectrum(*steps[k], atoms.gaussians[k].first, direction, length, last),
-                     factors[k].count);
+  std::shared_ptr<const PldFold> known;
+  for (std::size_t k = steps.size(); k-- > 0 && !known;) known = prefixFolds().find(keys[k]);
+  PldFold fold = known ? *known : PldFold{};
+  fold.wholeSupport = !window.truncated;  // as composePlds
+  const auto source = [&](std::size_t k, std::size_t length) {
+    // The last step's count grows in the next evaluation: its spectrum is kept.
+    return stepSpectrum(*steps[k], atoms.gaussians[k].first, direction, length,
+                        k + 1 == steps.size());
+  };
+  while (fold.folded < steps.size()) {
+    extendFold(fold, factors, options.tailMass, fold.folded + 1 == steps.size() ? &window : nullptr,
+               source);
     // The next evaluation of a growing run starts from one of the last two.
-    if (k + 2 >= steps.size())
-      prefixProducts().store(keys[k], std::make_shared<const PldSpectrum>(product),
-                             product.values.size() * sizeof(product.values[0]));
+    if (fold.folded + 1 >= steps.size())
+      prefixFolds().store(keys[fold.folded - 1], std::make_shared<const PldFold>(fold),
+                          fold.bytes());
   }
-  return composedFromSpectrum(product, factors, window, tailMass);
+  return foldedPld(fold, factors, window, options.tailMass);
 }
 
 // A scale of one step's privacy loss: the smaller of q·√(e^{1/σ²} − 1), the χ² distance of the
@@ -208,6 +212,19 @@ double stepInterval(const GaussianAtoms& atoms, const PldAccountantOptions& opti
 
 }  // namespace
 
+DiscretePld accountedStepPld(const SampledGaussian& atom, PldDirection direction, double interval,
+                             double pointsPerLossSpread) {
+  // The step's own interval: interval·2^i, the coarsest with pointsPerLossSpread points per its
+  // own loss spread (a later step of a decaying schedule spreads more widely than the first,
+  // which set the run's interval), so its discretisation is as fine relative to its loss as
+  // the first step's. Connect-the-dots on any grid lies above the true profile.
+  const double spread = lossSpread(atom);
+  double own = interval;
+  while (own * 2.0 * pointsPerLossSpread <= spread) own *= 2.0;
+  return onFinerGrid(sampledGaussianPld(atom.sampleRate, atom.noiseMultiplier, direction, own),
+                     interval);
+}
+
 PldAccountant::PldAccountant(PldAccountantOptions options) : m_options(options) {
   if (!(m_options.valueDiscretisationInterval > 0.0) ||
       !std::isfinite(m_options.valueDiscretisationInterval)) {
@@ -244,7 +261,7 @@ const PldAccountant::Composed& PldAccountant::composed() const {
                     [](const auto& entry) { return entry.first.sampleRate == 1.0; });
     for (int attempt = 0;; ++attempt) {
       // Members, not a structured binding: clang 14 cannot capture bindings in lambdas.
-      const std::pair<StepPlds, StepPlds> steps = stepPlds(atoms, !symmetric, interval);
+      const std::pair<StepPlds, StepPlds> steps = stepPlds(atoms, !symmetric, interval, m_options);
       const StepPlds &removeSteps = steps.first, &addSteps = steps.second;
       const std::vector<PldFactor> removeFactors = factorsOf(removeSteps, atoms);
       const std::vector<PldFactor> addFactors = factorsOf(addSteps, atoms);
@@ -274,11 +291,11 @@ const PldAccountant::Composed& PldAccountant::composed() const {
       // The two directions are independent: composed side by side, each the same double as alone.
       forEachChunk(2, 1, [&](std::size_t side, std::size_t, std::size_t) {
         if (side == 0)
-          result->remove = PldProfile(composeSteps(removeSteps, atoms, PldDirection::Remove,
-                                                   removeWindow, m_options.tailMass));
+          result->remove = PldProfile(
+              composeSteps(removeSteps, atoms, PldDirection::Remove, removeWindow, m_options));
         else if (!symmetric)
-          result->add = PldProfile(
-              composeSteps(addSteps, atoms, PldDirection::Add, addWindow, m_options.tailMass));
+          result->add =
+              PldProfile(composeSteps(addSteps, atoms, PldDirection::Add, addWindow, m_options));
       });
       if (symmetric) result->add = result->remove;
       result->interval = interval;

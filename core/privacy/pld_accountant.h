@@ -31,6 +31,12 @@ struct PldAccountantOptions {
   std::size_t maxComposedPoints = std::size_t{1} << 22;
 };
 
+// The pessimistic PLD of one step as the accountant composes it on a run's grid `interval`:
+// discretised on a grid of its own, interval·2^i, the coarsest with pointsPerLossSpread points
+// per spread of its loss, and placed on the run's grid (onFinerGrid).
+DiscretePld accountedStepPld(const SampledGaussian& atom, PldDirection direction, double interval,
+                             double pointsPerLossSpread);
+
 class PldAccountant : public Accountant {
  public:
   explicit PldAccountant(PldAccountantOptions options = {});

@@ -145,6 +145,20 @@ PldMgfBlocks mgfBlocks(const DiscretePld& pld) {
   return blocks;
 }
 
+namespace {
+
+// The whole support of a composition, or the Chernoff window (composedWindow).
+PldWindow foldWindow(const PldFold& fold, std::span<const PldFactor> factors, double tailMass) {
+  if (!fold.wholeSupport) return composedWindow(factors, tailMass);
+  long long fullHigh = 0;
+  for (const PldFactor& factor : factors)
+    if (factor.count > 0)
+      fullHigh += factor.count * static_cast<long long>(factor.pld->probabilities.size() - 1);
+  return PldWindow{0, fullHigh, false};
+}
+
+}  // namespace
+
 PldWindow composedWindow(std::span<const PldFactor> factors, double tailMass) {
   long long fullHigh = 0;
   double offsetLoss = 0.0;
@@ -227,8 +241,11 @@ DiscretePld composedFromSpectrum(const PldSpectrum& product, std::span<const Pld
   fft.inv(buffer.data(), product.values.data(), static_cast<Eigen::Index>(n));
   result.offset = offset + window.low;
   result.probabilities.resize(window.size());
+  const auto length = static_cast<long long>(n);
   for (std::size_t j = 0; j < window.size(); ++j) {
-    const std::size_t source = static_cast<std::size_t>(window.low + static_cast<long long>(j)) % n;
+    // The window may start below the factors' summed offsets (a fold's shifted window).
+    const long long index = (window.low + static_cast<long long>(j)) % length;
+    const auto source = static_cast<std::size_t>(index < 0 ? index + length : index);
     // FFT rounding leaves ±1e-17 noise in empty bins; negative values are dropped.
     result.probabilities[j] = std::max(0.0, buffer[source]);
   }
@@ -241,16 +258,63 @@ DiscretePld composePlds(std::span<const PldFactor> factors, double tailMass) {
   return composePlds(factors, composedWindow(factors, tailMass), tailMass);
 }
 
+void extendFold(PldFold& fold, std::span<const PldFactor> factors, double tailMass,
+                const PldWindow* window, const PldSpectrumSource& source) {
+  const std::size_t k = fold.folded;
+  const PldFactor& factor = factors[k];
+  if (factor.count < 0 || !factor.pld || factor.pld->probabilities.empty())
+    throw PrivacyError("PLD composition: a factor has no distribution or a negative count");
+  const auto upTo = factors.first(k + 1);
+  const std::size_t length =
+      compositionFftLength(upTo, window ? *window : foldWindow(fold, upTo, tailMass));
+  if (k == 0) {
+    fold.product = unitSpectrum(length);
+  } else if (length > fold.product.length) {
+    const auto before = factors.first(k);
+    const PldWindow held = foldWindow(fold, before, tailMass);
+    fold.base = foldedPld(fold, before, held, tailMass);
+    fold.baseCount = k;
+    fold.baseShift = held.low;
+    fold.product = spectrumOf(fold.base, length);
+  }
+  fold.folded = k + 1;
+  if (factor.count == 0) return;
+  const std::shared_ptr<const PldSpectrum> spectrum =
+      source ? source(k, fold.product.length)
+             : std::make_shared<const PldSpectrum>(spectrumOf(*factor.pld, fold.product.length));
+  multiplySpectrum(fold.product, *spectrum, factor.count);
+}
+
+DiscretePld foldedPld(const PldFold& fold, std::span<const PldFactor> factors,
+                      const PldWindow& window, double tailMass) {
+  if (fold.folded != factors.size())
+    throw PrivacyError("PLD composition: the fold does not hold these factors");
+  if (fold.baseCount == 0) return composedFromSpectrum(fold.product, factors, window, tailMass);
+  std::vector<PldFactor> rest{PldFactor{&fold.base, 1, nullptr}};
+  rest.insert(rest.end(), factors.begin() + static_cast<std::ptrdiff_t>(fold.baseCount),
+              factors.end());
+  PldWindow shifted = window;
+  shifted.low -= fold.baseShift;
+  shifted.high -= fold.baseShift;
+  return composedFromSpectrum(fold.product, rest, shifted, tailMass);
+}
+
 DiscretePld composePlds(std::span<const PldFactor> factors, const PldWindow& window,
                         double tailMass) {
-  PldSpectrum product = unitSpectrum(compositionFftLength(factors, window));
-  for (const PldFactor& factor : factors) {
-    if (factor.count < 0 || !factor.pld || factor.pld->probabilities.empty())
-      throw PrivacyError("PLD composition: a factor has no distribution or a negative count");
-    if (factor.count > 0)
-      multiplySpectrum(product, spectrumOf(*factor.pld, product.length), factor.count);
+  // Each factor's bounding masses once, for the windows of every prefix.
+  std::vector<PldMgfBlocks> own(factors.size());
+  std::vector<PldFactor> withMgf(factors.begin(), factors.end());
+  for (std::size_t k = 0; k < withMgf.size(); ++k) {
+    if (withMgf[k].mgf || withMgf[k].count <= 0 || !withMgf[k].pld) continue;
+    own[k] = mgfBlocks(*withMgf[k].pld);
+    withMgf[k].mgf = &own[k];
   }
-  return composedFromSpectrum(product, factors, window, tailMass);
+  PldFold fold;
+  fold.wholeSupport = !window.truncated;
+  if (withMgf.empty()) fold.product = unitSpectrum(compositionFftLength(withMgf, window));
+  while (fold.folded < withMgf.size())
+    extendFold(fold, withMgf, tailMass, fold.folded + 1 == withMgf.size() ? &window : nullptr);
+  return foldedPld(fold, withMgf, window, tailMass);
 }
 
 }  // namespace epsilon::privacy

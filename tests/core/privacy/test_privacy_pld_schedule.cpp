@@ -44,7 +44,8 @@ double fromScratch(const GaussianAtoms& atoms, double interval, double delta) {
       const auto key =
           std::make_tuple(atom.sampleRate, atom.noiseMultiplier, int(direction), interval);
       if (!steps.count(key))
-        steps[key] = sampledGaussianPld(atom.sampleRate, atom.noiseMultiplier, direction, interval);
+        steps[key] =
+            accountedStepPld(atom, direction, interval, PldAccountantOptions{}.pointsPerLossSpread);
       factors.push_back(PldFactor{&steps[key], count, nullptr});
     }
     const double tailMass = PldAccountantOptions{}.tailMass;
