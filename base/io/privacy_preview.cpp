@@ -85,11 +85,12 @@ PrivacyPreview computePrivacyPreview(const PrivacyPreviewInput& given) {
 }
 
 TargetCalibration calibrateForTarget(const train::ExperimentConfig& c,
-                                     const train::RunPlanInput& input, double targetEpsilon) {
+                                     const train::RunPlanInput& input, double targetEpsilon,
+                                     const std::atomic<bool>* cancel) {
   TargetCalibration out;
   try {
-    out.sigma =
-        train::calibrateNoise(c, input, targetEpsilon, kNoiseMultiplierDecimals).noiseMultiplier;
+    out.sigma = train::calibrateNoise(c, input, targetEpsilon, kNoiseMultiplierDecimals, cancel)
+                    .noiseMultiplier;
     out.pca = train::plannedPrivacy(c, input).pca;
   } catch (const std::exception& e) {
     out.error = QString::fromUtf8(e.what());

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <QString>
+#include <atomic>
 #include <optional>
 #include <vector>
 
@@ -67,14 +68,17 @@ inline constexpr int kNoiseMultiplierDecimals = 3;
 
 // What a calibration for "Fix ε" brings back: σ₀ for the target (the one calibration,
 // run_planning.h: tanh's √P, adaptive clipping's count noise, a schedule through σ₀, the PCA
-// release held fixed), or why the target cannot be met. Slow with PLD: run it off the GUI thread.
+// release held fixed), or why the target cannot be met. Slow with PLD: run it off the GUI thread,
+// with the job's `cancel` flag: once it is set the calibration stops within one ε evaluation
+// (its result is then nobody's; it says "cancelled").
 struct TargetCalibration {
   std::optional<double> sigma;
   QString error;
   std::optional<privacy::PcaStatement> pca;  // the PCA release it held fixed
 };
 TargetCalibration calibrateForTarget(const train::ExperimentConfig& config,
-                                     const train::RunPlanInput& input, double targetEpsilon);
+                                     const train::RunPlanInput& input, double targetEpsilon,
+                                     const std::atomic<bool>* cancel = nullptr);
 
 // A sweep with a target ε ("Fix ε" on, or a target_epsilon axis): every point's σ₀ calibrated
 // for that point's own settings (train::calibrateSweep, the one calibration; N and P from each

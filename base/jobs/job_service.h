@@ -158,10 +158,17 @@ class LatestRequest {
   template <typename Result>
   void start(JobKind kind, QObject* receiver, std::function<Result()> work,
              std::function<void(const Result&)> done) {
+    start<Result>(
+        kind, receiver, [work = std::move(work)](JobContext&) { return work(); }, std::move(done));
+  }
+  // The same for work that polls its context (cancelled(), cancelFlag()) and so stops early
+  // once a newer request has overtaken it.
+  template <typename Result>
+  void start(JobKind kind, QObject* receiver, std::function<Result(JobContext&)> work,
+             std::function<void(const Result&)> done) {
     cancel();
-    m_job = JobService::instance().start<Result>(
-        kind, QString::fromUtf8(jobKindName(kind)), receiver,
-        [work = std::move(work)](JobContext&) { return work(); }, std::move(done));
+    m_job = JobService::instance().start<Result>(kind, QString::fromUtf8(jobKindName(kind)),
+                                                 receiver, std::move(work), std::move(done));
   }
   // Drops every request made so far: none of their results will be delivered.
   void cancel() {

@@ -9,7 +9,10 @@ void TargetCalibrator::request(QObject* receiver, const train::ExperimentConfig&
                                std::function<void(const TargetCalibration&)> done) {
   m_latest.start<TargetCalibration>(
       JobKind::Calibration, receiver,
-      [config, input, targetEpsilon] { return calibrateForTarget(config, input, targetEpsilon); },
+      [config, input, targetEpsilon](JobContext& context) {
+        // A drag asks at every tick: an overtaken calibration stops at its next evaluation.
+        return calibrateForTarget(config, input, targetEpsilon, context.cancelFlag());
+      },
       std::move(done));
 }
 

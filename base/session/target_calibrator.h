@@ -1,6 +1,7 @@
 // TargetCalibrator: "Fix ε" — σ₀ of a planned run for a target ε (calibrateForTarget, the one
 // calibration), computed as a job on the job service: a PLD calibration takes about a second,
-// so the Experiment panel asks for one at every slider tick and only the newest comes back.
+// so the Experiment panel asks for one at every slider tick and only the newest comes back;
+// an overtaken one stops at its next ε evaluation (its job's cancel flag), freeing its core.
 // A sweep with a target has each point calibrated the same way, as one job.
 // GUI thread only.
 #pragma once

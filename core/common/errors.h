@@ -32,6 +32,13 @@ class PrivacyError : public Error {
   using Error::Error;
 };
 
+// Work stopped because its caller set the cancel flag it was given (a "Fix ε" calibration
+// overtaken by a newer one): nothing is wrong, and nobody is waiting for the result.
+class Cancelled : public Error {
+ public:
+  using Error::Error;
+};
+
 // A network that cannot be built for the given input shape, or a shape mismatch.
 class ModelError : public Error {
  public:

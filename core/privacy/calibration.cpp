@@ -150,9 +150,13 @@ Calibration bisectNoiseMultiplier(const std::function<double(double)>& epsilonOf
 
 }  // namespace
 
-Calibration calibrateNoiseMultiplier(const std::function<double(double)>& epsilonOf,
+Calibration calibrateNoiseMultiplier(const std::function<double(double)>& uncheckedEpsilonOf,
                                      double targetEpsilon, CalibrationOptions options) {
   checkCalibrationRequest(targetEpsilon, options);
+  const std::function<double(double)> epsilonOf = [&](double sigma) {
+    if (options.cancel && options.cancel->load()) throw Cancelled("noise calibration cancelled");
+    return uncheckedEpsilonOf(sigma);
+  };
   Calibration result = bisectNoiseMultiplier(epsilonOf, targetEpsilon, options);
   if (!options.roundUpDecimals) return result;
   // σ on the grid 10^−d, at or above the bisection's σ: ε(σ) can only fall. Checked again, and

@@ -3,6 +3,7 @@
 // dp_accounting's calibrate_dp_mechanism do).
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -33,6 +34,9 @@ struct CalibrationOptions {
   // it), rounded UP onto that grid and checked again: a larger σ never raises ε, so the σ a
   // user ends up with never overshoots the target (1.72009 becomes 1.721, not 1.72).
   std::optional<int> roundUpDecimals;
+  // When set, polled before every ε evaluation: once it is true the calibration throws
+  // Cancelled (an overtaken calibration frees its core within one evaluation).
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct Calibration {
@@ -44,7 +48,8 @@ struct Calibration {
 // Smallest σ in [min, max] with epsilonOf(σ) ≤ targetEpsilon, to relativeTolerance (then rounded
 // up to roundUpDecimals when set, its ε still ≤ the target); epsilonOf must be non-increasing
 // in σ. Returns min if even it meets the target. Throws PrivacyError
-// "target ε … cannot be reached …" if the target is not > 0 or max does not meet it.
+// "target ε … cannot be reached …" if the target is not > 0 or max does not meet it, and
+// Cancelled once options.cancel is set.
 Calibration calibrateNoiseMultiplier(const std::function<double(double)>& epsilonOf,
                                      double targetEpsilon, CalibrationOptions options = {});
 

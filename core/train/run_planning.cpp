@@ -176,11 +176,13 @@ EpsilonCurve epsilonCurve(const ExperimentConfig& config, const RunPlanInput& in
 }
 
 privacy::Calibration calibrateNoise(const ExperimentConfig& config, const RunPlanInput& input,
-                                    double targetEpsilon, std::optional<int> roundUpDecimals) {
+                                    double targetEpsilon, std::optional<int> roundUpDecimals,
+                                    const std::atomic<bool>* cancel) {
   if (config.privacy.privatizer.kind == privacy::PrivatizerKind::None)
     throw ConfigError("privacy.privatizer: calibrating σ needs a privatizer, got none");
   privacy::CalibrationOptions options;
   options.roundUpDecimals = roundUpDecimals;
+  options.cancel = cancel;
   if (config.privacy.privatizer.kind == privacy::PrivatizerKind::Tanh) {
     // σ scales with √P (tanhNoiseMultiplier): start and bound the search there.
     options.initialNoiseMultiplier = tanhNoiseMultiplier(1.0, input.parameterCount);

@@ -5,6 +5,7 @@
 // ui/ and app/ only format what these return.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <optional>
 #include <span>
@@ -102,9 +103,11 @@ EpsilonCurve epsilonCurve(const ExperimentConfig& config, const RunPlanInput& in
 // privatizer, and PrivacyError when the target cannot be reached (naming the PCA release when
 // it alone spends the target). With `roundUpDecimals`, σ₀ is rounded up onto that many
 // decimals, its ε still at most the target (privacy::CalibrationOptions::roundUpDecimals).
+// With `cancel`, Cancelled is thrown once it is set (privacy::CalibrationOptions::cancel).
 privacy::Calibration calibrateNoise(const ExperimentConfig& config, const RunPlanInput& input,
                                     double targetEpsilon,
-                                    std::optional<int> roundUpDecimals = std::nullopt);
+                                    std::optional<int> roundUpDecimals = std::nullopt,
+                                    const std::atomic<bool>* cancel = nullptr);
 
 // A run that only accounts: ε after step 0 and at every epoch's end (noise schedules and every
 // privatizer honoured, each point's statement as the trainer's would be), finished at once.

@@ -4,6 +4,7 @@
 #include <QChartView>
 #include <QLabel>
 #include <QLineSeries>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <algorithm>
@@ -11,9 +12,16 @@
 
 #include "base/io/number_format.h"
 #include "core/privacy/privacy_statement.h"
+#include "core/train/config_compare.h"
 #include "ui/charts/drawn_text.h"
 
 namespace epsilon::ui {
+
+namespace {
+// A preview back sooner than this never shows "computing" (a PLD preview takes a few ms; the
+// note would only flash and lay the readout out twice per frame while a slider moves).
+constexpr int kComputingNoteDelayMs = 200;
+}  // namespace
 
 PrivacyReadout::PrivacyReadout(QWidget* parent)
     : QWidget(parent),
@@ -26,8 +34,17 @@ PrivacyReadout::PrivacyReadout(QWidget* parent)
       m_curve(new QLineSeries),
       m_nominalCurve(new QLineSeries),
       m_x(new QValueAxis),
-      m_y(new QValueAxis) {
+      m_y(new QValueAxis),
+      m_computingNote(new QTimer(this)) {
   setPresentationMode(false);
+  m_computingNote->setSingleShot(true);
+  m_computingNote->setInterval(kComputingNoteDelayMs);
+  connect(m_computingNote, &QTimer::timeout, this, [this] {
+    if (!m_request.busy() || !m_asked) return;
+    m_label->setText(
+        tr("computing ε with the %1 accountant…")
+            .arg(QString::fromUtf8(privacy::accountantWords(m_asked->config.privacy.accountant))));
+  });
   // No minimum width of its own: its texts wrap to the dock's (a minimum of 330 px was wider
   // than the dock of a 1024-pixel window and cut every line's end).
   m_epsilon->setObjectName(QStringLiteral("epsilonValue"));
@@ -112,24 +129,40 @@ QString PrivacyReadout::subjectText() const {
   return m_subject;
 }
 
+void PrivacyReadout::setTargetEpsilon(std::optional<double> target) {
+  if (target == m_target) return;
+  m_target = target;
+  if (m_preview.valid) showEpsilon();  // only the digits that tell its side may change
+}
+
 void PrivacyReadout::setInput(const PrivacyPreviewInput& input, const QString& runName) {
-  m_subject = runName.isEmpty() ? tr("the panel's settings (not yet run)")
-                                : tr("the selected run, %1").arg(drawnText(runName));
-  Q_EMIT subjectChanged(m_subject);
+  const QString subject = runName.isEmpty() ? tr("the panel's settings (not yet run)")
+                                            : tr("the selected run, %1").arg(drawnText(runName));
+  if (subject != m_subject) {
+    m_subject = subject;
+    Q_EMIT subjectChanged(m_subject);
+  }
+  // The panel's settings as last asked: that statement is shown or on its way. (A run's own
+  // sizes are read from its data set, which may have changed: asked again.)
+  if (m_asked && !input.sizesFromConfig && !m_asked->sizesFromConfig &&
+      m_asked->config == input.config && m_asked->trainSize == input.trainSize &&
+      m_asked->parameterCount == input.parameterCount)
+    return;
+  m_asked = input;
   if (previewIsInstant(input.config) && !input.sizesFromConfig) {
     m_request.cancel();  // an older, slower preview must not overwrite this one
+    m_computingNote->stop();
     show(computePrivacyPreview(input));
     return;
   }
-  m_label->setText(
-      tr("computing ε with the %1 accountant…")
-          .arg(QString::fromUtf8(privacy::accountantWords(input.config.privacy.accountant))));
+  m_computingNote->start();
   m_request.start<PrivacyPreview>(
       JobKind::Preview, this, [input] { return computePrivacyPreview(input); },
       [this](const PrivacyPreview& preview) { show(preview); });
 }
 
 void PrivacyReadout::show(const PrivacyPreview& p) {
+  m_computingNote->stop();
   m_preview = p;
   if (!p.valid) {
     m_epsilon->setText(QStringLiteral("ε = ?"));
@@ -143,8 +176,7 @@ void PrivacyReadout::show(const PrivacyPreview& p) {
     Q_EMIT previewUpdated();
     return;
   }
-  m_epsilon->setText(
-      QStringLiteral("ε = %1").arg(formatEpsilonAgainst(p.epsilon, m_target.value_or(0.0))));
+  showEpsilon();
   QString details = p.label();
   if (p.order) details += tr(" · order α = %1").arg(formatNumber(*p.order));
   details += tr("<br><small>q = %1, %2 steps, effective σ = %3 · %4</small>")
@@ -167,6 +199,18 @@ void PrivacyReadout::show(const PrivacyPreview& p) {
   }
   showPca(p);
   m_sentence->setText(p.attackerSentence());
+  showCurves(p);
+  Q_EMIT previewUpdated();
+}
+
+void PrivacyReadout::showEpsilon() {
+  m_epsilon->setText(QStringLiteral("ε = %1").arg(
+      formatEpsilonAgainst(m_preview.epsilon, m_target.value_or(0.0))));
+}
+
+// The curves and their axes change only when a point does: replacing a series lays the chart
+// out again even when every point is the same.
+void PrivacyReadout::showCurves(const PrivacyPreview& p) {
   QList<QPointF> points, nominal;
   double xMax = 1, yMax = 0;
   for (const auto& [x, y] : p.curve) {
@@ -180,12 +224,12 @@ void PrivacyReadout::show(const PrivacyPreview& p) {
     nominal.append(QPointF(x, y));
     yMax = std::max(yMax, y);
   }
+  if (points == m_curve->points() && nominal == m_nominalCurve->points()) return;
   m_curve->replace(points);
   m_nominalCurve->replace(nominal);
   m_x->setRange(0, xMax);
   m_x->applyNiceNumbers();
   m_y->setRange(0, yMax > 0 ? yMax * 1.05 : 1.0);
-  Q_EMIT previewUpdated();
 }
 
 void PrivacyReadout::showPca(const PrivacyPreview& p) {

@@ -3,7 +3,9 @@
 // for a membership attacker; and for the tanh filter the paper's nominal ε beside the
 // honest one, plainly marked as no guarantee; for pca-mlp the DP-PCA release on its own line.
 // Follows the sliders with no training: RDP with constant noise is computed at once, anything
-// slower on a worker (latest request wins).
+// slower on a worker (latest request wins). The same input asked again (a "Fix ε" drag moves
+// the target, not the settings, until a calibration brings a new σ) computes and lays out
+// nothing; a slow preview says "computing" only when it has not come back within a moment.
 #pragma once
 
 #include <QWidget>
@@ -13,6 +15,7 @@
 #include "base/jobs/job_service.h"
 
 class QLabel;
+class QTimer;
 QT_BEGIN_NAMESPACE
 class QChartView;
 class QLineSeries;
@@ -33,7 +36,7 @@ class PrivacyReadout : public QWidget {
   void setInput(const PrivacyPreviewInput& input, const QString& runName = {});
   // The target ε "Fix ε" calibrates to (nullopt: none): an ε within 1% of it is written with
   // the digits that tell its side (formatEpsilonAgainst), never a rounded "2".
-  void setTargetEpsilon(std::optional<double> target) { m_target = target; }
+  void setTargetEpsilon(std::optional<double> target);
   QString subjectText() const;
   const PrivacyPreview& preview() const { return m_preview; }
   QString epsilonText() const;  // what the big label shows
@@ -48,6 +51,8 @@ class PrivacyReadout : public QWidget {
  private:
   void buildChart();  // ε over epochs, with the tanh filter's nominal curve dashed
   void show(const PrivacyPreview& preview);
+  void showEpsilon();  // the big label, from m_preview and m_target
+  void showCurves(const PrivacyPreview& preview);
   void showPca(const PrivacyPreview& preview);
 
   QString m_subject;  // what the numbers describe (the dock's title says it)
@@ -63,6 +68,9 @@ class PrivacyReadout : public QWidget {
   QValueAxis* m_y;
   PrivacyPreview m_preview;
   std::optional<double> m_target;
+  // The panel's input last asked for: shown, or on its way (nullopt: ask again).
+  std::optional<PrivacyPreviewInput> m_asked;
+  QTimer* m_computingNote;  // says "computing" if a preview is still out when it fires
   LatestRequest m_request;  // the preview of the newest input, off the GUI thread
 };
 

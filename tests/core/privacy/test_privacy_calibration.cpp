@@ -1,6 +1,7 @@
 // Noise calibration: the σ found meets the target and a 1e-4 smaller one does not, for both
 // accountants; impossible targets are explicit errors.
 #include <QTest>
+#include <atomic>
 #include <cmath>
 
 #include "core/common/errors.h"
@@ -122,6 +123,28 @@ class TestPrivacyCalibration : public QObject {
     // A target met even by the smallest σ returns that σ.
     const Calibration easy = calibrateNoiseMultiplier([](double) { return 0.1; }, 4.0);
     QCOMPARE(easy.noiseMultiplier, CalibrationOptions{}.minNoiseMultiplier);
+  }
+
+  void aSetCancelFlagStopsWithinOneEvaluation() {
+    // An overtaken "Fix ε" calibration frees its core: the flag, set during the third ε
+    // evaluation, stops the search before a fourth.
+    std::atomic<bool> cancel{false};
+    int evaluations = 0;
+    CalibrationOptions options;
+    options.cancel = &cancel;
+    const auto epsilonOf = [&](double sigma) {
+      if (++evaluations == 3) cancel = true;
+      return 10.0 / sigma;
+    };
+    QVERIFY_THROWS_EXCEPTION(Cancelled, calibrateNoiseMultiplier(epsilonOf, 4.0, options));
+    QCOMPARE(evaluations, 3);
+    // Unset, it changes nothing: the same σ as without a flag.
+    cancel = false;
+    const Calibration flagged =
+        calibrateNoiseMultiplier([](double sigma) { return 10.0 / sigma; }, 4.0, options);
+    QCOMPARE(
+        flagged.noiseMultiplier,
+        calibrateNoiseMultiplier([](double sigma) { return 10.0 / sigma; }, 4.0).noiseMultiplier);
   }
 };
 

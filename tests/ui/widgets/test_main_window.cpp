@@ -89,6 +89,29 @@ class TestMainWindow : public QObject {
     QVERIFY(w.privacyReadout()->preview().label().contains(QStringLiteral("Poisson")));
   }
 
+  void aControlThatLeavesTheSettingsAsTheyWereAsksNoNewPreview() {
+    // A "Fix ε" drag moves the target, not the settings, until a calibration brings a new σ:
+    // the PLD statement already shown is neither computed nor laid out again.
+    MainWindow w(testOptions());
+    selectDataset(w, QStringLiteral("circle"));
+    QComboBox* accountant = w.experimentPanel()->accountantCombo();
+    accountant->setCurrentIndex(accountant->findText(QStringLiteral("PLD"), Qt::MatchContains));
+    QTRY_VERIFY(!w.privacyReadout()->isComputing());
+    const QString shown = w.privacyReadout()->epsilonText();
+    QSignalSpy updated(w.privacyReadout(), &PrivacyReadout::previewUpdated);
+    ParameterSlider* target = w.experimentPanel()->targetEpsilonSlider();  // "Fix ε" is off
+    target->slider()->setValue(target->slider()->value() + 10);
+    QVERIFY(!w.privacyReadout()->isComputing());
+    QTest::qWait(50);
+    QVERIFY(updated.isEmpty());
+    QCOMPARE(w.privacyReadout()->epsilonText(), shown);
+    ParameterSlider* sigma = w.experimentPanel()->noiseSlider();  // a new σ: asked at once
+    sigma->slider()->setValue(sigma->slider()->value() + 150);
+    QVERIFY(w.privacyReadout()->isComputing());
+    QTRY_VERIFY(!updated.isEmpty());
+    QVERIFY(w.privacyReadout()->epsilonText() != shown);
+  }
+
   void runAddsOnePointPerEvaluation() {
     MainWindow w(testOptions());
     selectDataset(w, QStringLiteral("circle"));
