@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -393,20 +394,37 @@ const char* accountantWords(AccountantKind accountant) {
 }
 
 std::optional<std::size_t> dominatingRun(const std::vector<PrivacyRunDescription>& runs) {
-  std::vector<std::vector<double>> curves;
+  std::vector<std::unique_ptr<RdpAccountant>> accountants;
   for (const PrivacyRunDescription& run : runs) {
-    RdpAccountant accountant(RdpAccountantOptions{defaultRdpOrders(), run.conversion});
+    auto accountant =
+        std::make_unique<RdpAccountant>(RdpAccountantOptions{defaultRdpOrders(), run.conversion});
     PrivacyRunDescription plain = singleRun(run);
     plain.accountant = AccountantKind::Rdp;  // the curve itself, σ_t as given
-    for (const auto& [event, count] : privacyEvents(plain)) accountant.compose(event, count);
-    curves.push_back(accountant.rdpCurve());
+    for (const auto& [event, count] : privacyEvents(plain)) accountant->compose(event, count);
+    accountants.push_back(std::move(accountant));
   }
-  for (std::size_t i = 0; i < curves.size(); ++i) {
-    const bool dominates = std::all_of(curves.begin(), curves.end(), [&](const auto& other) {
-      for (std::size_t k = 0; k < other.size(); ++k)
-        if (!(curves[i][k] >= other[k])) return false;
-      return true;
-    });
+  if (accountants.empty()) return std::nullopt;
+  // Whether i's curve is at least j's at order k: by the bounds where they are apart, else by
+  // the values themselves (each order's value is then computed once per run).
+  const auto atLeast = [&](std::size_t i, std::size_t j, std::size_t k) {
+    const RdpCurveBounds& a = accountants[i]->rdpBounds();
+    const RdpCurveBounds& b = accountants[j]->rdpBounds();
+    if (a.lower[k] >= b.upper[k]) return true;
+    if (a.upper[k] < b.lower[k]) return false;
+    return accountants[i]->rdpAt(k) >= accountants[j]->rdpAt(k);
+  };
+  // A run that dominates every other reaches, at each order, every other's lower bound.
+  const std::size_t orders = accountants.front()->orders().size();
+  std::vector<double> highest(orders, 0.0);
+  for (const auto& accountant : accountants)
+    for (std::size_t k = 0; k < orders; ++k)
+      highest[k] = std::max(highest[k], accountant->rdpBounds().lower[k]);
+  for (std::size_t i = 0; i < accountants.size(); ++i) {
+    const RdpCurveBounds& own = accountants[i]->rdpBounds();
+    bool dominates = true;
+    for (std::size_t k = 0; k < orders && dominates; ++k) dominates = own.upper[k] >= highest[k];
+    for (std::size_t j = 0; j < accountants.size() && dominates; ++j)
+      for (std::size_t k = 0; k < orders && dominates; ++k) dominates = atLeast(i, j, k);
     if (dominates) return i;
   }
   return std::nullopt;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,9 @@ double alternatingSum(const double* a, int n) {
 }
 
 constexpr int kAlternatingTerms = 24;
+
+// Fractional orders below it get bounds from the integer ones (rdpPoissonGaussianBounds).
+constexpr double kBoundedOrders = 64.0;
 
 // log A_α for fractional α: Mironov, Talwar & Zhang 2019, Sec. 3.3, split at
 // z0 = σ² log(1/q − 1) + 1/2 into A_α = A₀ + A₁ with
@@ -187,6 +191,39 @@ std::vector<double> rdpPoissonGaussian(double q, double sigma, std::span<const d
   return rdp;
 }
 
+RdpCurveBounds rdpPoissonGaussianBounds(double q, double sigma, std::span<const double> orders) {
+  RdpCurveBounds bounds{std::vector<double>(orders.size(), 0.0),
+                        std::vector<double>(orders.size(), kInf),
+                        std::vector<bool>(orders.size(), false)};
+  std::map<long long, double> logA{{1, 0.0}};  // f at the integers used, f(1) = 0
+  const auto f = [&](long long n) {
+    auto found = logA.find(n);
+    if (found == logA.end()) found = logA.emplace(n, logAInteger(q, sigma, n)).first;
+    return found->second;
+  };
+  for (std::size_t k = 0; k < orders.size(); ++k) {
+    const double alpha = orders[k];
+    const double whole = std::floor(alpha);
+    if (q == 0.0 || q == 1.0 || whole == alpha) {
+      bounds.lower[k] = bounds.upper[k] = rdpPoissonGaussian(q, sigma, alpha);
+      bounds.exact[k] = true;
+      continue;
+    }
+    requireValid(q, sigma, alpha);
+    if (!(whole + 2.0 <= kBoundedOrders)) continue;
+    const auto n = static_cast<long long>(whole);
+    const double fn = f(n), next = f(n + 1), after = f(n + 2);
+    double low = next - (whole + 1.0 - alpha) * (after - next);
+    if (n >= 2) low = std::max(low, fn + (alpha - whole) * (fn - f(n - 1)));
+    const double high = fn + (alpha - whole) * (next - fn);
+    if (!std::isfinite(low) || !std::isfinite(high)) continue;
+    const double slack = 1e-12 + 1e-9 * std::max(std::fabs(low), std::fabs(high));
+    bounds.lower[k] = std::max(0.0, (low - slack) / (alpha - 1.0));
+    bounds.upper[k] = std::max(0.0, (high + slack) / (alpha - 1.0));
+  }
+  return bounds;
+}
+
 namespace {
 // Both conversions need one RDP value per order.
 void requireMatchingCurve(std::span<const double> orders, std::span<const double> rdp) {
@@ -195,14 +232,32 @@ void requireMatchingCurve(std::span<const double> orders, std::span<const double
                        std::to_string(rdp.size()) + " RDP values");
   }
 }
+
+void requireConversionDelta(double delta) {
+  if (!(delta > 0.0 && delta < 1.0)) {
+    throw PrivacyError("RDP conversion: delta must be in (0, 1), got " + shortNumber(delta));
+  }
+}
+
+// ε at one order with RDP value r ≥ 0 (finite), ∞ where the conversion gives no bound.
+double epsilonAtOrder(double alpha, double r, double delta, double logDelta,
+                      RdpConversion conversion) {
+  if (delta * delta + std::expm1(-r) > 0.0) {
+    // δ ≥ √(1 − e^{−KL}) ≥ total variation, and KL = RDP(1) ≤ RDP(α): ε = 0 suffices.
+    return 0.0;
+  }
+  if (conversion == RdpConversion::Classic) return r - logDelta / (alpha - 1.0);  // Mironov 2017
+  // Balle et al. 2020, Thm. 21; unstable as α → 1, where it is never the best bound.
+  if (alpha > 1.01)
+    return r + std::log1p(-1.0 / alpha) - (logDelta + std::log(alpha)) / (alpha - 1.0);
+  return kInf;
+}
 }  // namespace
 
 RdpEpsilon epsilonFromRdp(std::span<const double> orders, std::span<const double> rdp, double delta,
                           RdpConversion conversion) {
   requireMatchingCurve(orders, rdp);
-  if (!(delta > 0.0 && delta < 1.0)) {
-    throw PrivacyError("RDP conversion: delta must be in (0, 1), got " + shortNumber(delta));
-  }
+  requireConversionDelta(delta);
   RdpEpsilon best{kInf, std::numeric_limits<double>::quiet_NaN()};
   const double logDelta = std::log(delta);
   for (std::size_t k = 0; k < orders.size(); ++k) {
@@ -213,20 +268,49 @@ RdpEpsilon epsilonFromRdp(std::span<const double> orders, std::span<const double
                          " or RDP value " + std::to_string(r));
     }
     if (std::isinf(r)) continue;
-    double epsilon = kInf;
-    if (delta * delta + std::expm1(-r) > 0.0) {
-      // δ ≥ √(1 − e^{−KL}) ≥ total variation, and KL = RDP(1) ≤ RDP(α): ε = 0 suffices.
-      epsilon = 0.0;
-    } else if (conversion == RdpConversion::Classic) {
-      epsilon = r - logDelta / (alpha - 1.0);  // Mironov 2017, Prop. 3
-    } else if (alpha > 1.01) {
-      // Balle et al. 2020, Thm. 21; unstable as α → 1, where it is never the best bound.
-      epsilon = r + std::log1p(-1.0 / alpha) - (logDelta + std::log(alpha)) / (alpha - 1.0);
-    }
+    const double epsilon = epsilonAtOrder(alpha, r, delta, logDelta, conversion);
     if (epsilon < best.epsilon) best = {epsilon, alpha};
   }
   best.epsilon = std::max(0.0, best.epsilon);
   return best;
+}
+
+RdpEpsilon epsilonFromRdpBounded(std::span<const double> orders, std::span<const double> lower,
+                                 const std::function<double(std::size_t)>& rdpAt, double delta,
+                                 RdpConversion conversion) {
+  requireMatchingCurve(orders, lower);
+  requireConversionDelta(delta);
+  const double logDelta = std::log(delta);
+  // The ε of each lower bound, at most the order's own (ε grows with the RDP value past the
+  // KL test; an order whose bound does not pass it may have ε = 0 and is always asked).
+  std::vector<std::pair<double, std::size_t>> byBound;
+  for (std::size_t k = 0; k < orders.size(); ++k) {
+    const double r = lower[k];
+    const bool passes = orders[k] > 1.0 && r >= 0.0 && !(delta * delta + std::expm1(-r) > 0.0);
+    byBound.emplace_back(passes ? epsilonAtOrder(orders[k], r, delta, logDelta, conversion) : -kInf,
+                         k);
+  }
+  std::stable_sort(byBound.begin(), byBound.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<double> values(orders.size(), 0.0);
+  std::vector<bool> asked(orders.size(), false);
+  double best = kInf;
+  for (const auto& [bound, k] : byBound) {
+    if (bound - best > 1e-12 * (std::fabs(bound) + std::fabs(best) + 2.0 * lower[k])) break;
+    values[k] = rdpAt(k);
+    asked[k] = true;
+    const double r = values[k];
+    if (orders[k] > 1.0 && r >= 0.0 && !std::isinf(r))
+      best = std::min(best, epsilonAtOrder(orders[k], r, delta, logDelta, conversion));
+  }
+  std::vector<double> askedOrders;
+  std::vector<double> askedValues;
+  for (std::size_t k = 0; k < orders.size(); ++k) {
+    if (!asked[k]) continue;
+    askedOrders.push_back(orders[k]);
+    askedValues.push_back(values[k]);
+  }
+  return epsilonFromRdp(askedOrders, askedValues, delta, conversion);
 }
 
 RdpDelta deltaFromRdp(std::span<const double> orders, std::span<const double> rdp, double epsilon,

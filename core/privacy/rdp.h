@@ -3,6 +3,7 @@
 // standard lists of orders, and the conversions from an RDP curve to (ε, δ).
 #pragma once
 
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -33,6 +34,20 @@ double rdpPoissonGaussian(double q, double sigma, double order);
 // The same at every order of `orders`.
 std::vector<double> rdpPoissonGaussian(double q, double sigma, std::span<const double> orders);
 
+// The RDP curve of the sampled Gaussian where it is cheap, and bounds where it is not: exact
+// at integer orders (at every order when q is 0 or 1) and, at a fractional order α < 63,
+// bounds from the integer orders around it. Writing f(α) = log A_α = (α − 1)·RDP(α), f is
+// convex (a log-moment generating function, by Hölder's inequality) with f(1) = 0, so for
+// n < α < n + 1 it lies below the chord from n to n + 1 and above the secants through
+// (n − 1, n) and (n + 1, n + 2) extended; the bounds are widened by far more than the
+// rounding of either series. Other fractional orders get [0, ∞].
+struct RdpCurveBounds {
+  std::vector<double> lower;  // ≤ rdpPoissonGaussian(q, σ, orders[k])
+  std::vector<double> upper;  // ≥ it
+  std::vector<bool> exact;    // lower == upper == the value itself
+};
+RdpCurveBounds rdpPoissonGaussianBounds(double q, double sigma, std::span<const double> orders);
+
 // ε and the order α that attains it.
 struct RdpEpsilon {
   double epsilon = 0.0;
@@ -51,6 +66,15 @@ struct RdpDelta {
 // ε = ∞ when every order is infinite.
 RdpEpsilon epsilonFromRdp(std::span<const double> orders, std::span<const double> rdp, double delta,
                           RdpConversion conversion = RdpConversion::Improved);
+
+// epsilonFromRdp of a curve whose values are costly: `lower[k]` bounds the RDP at orders[k]
+// from below and `rdpAt(k)` gives the value, asked only at the orders whose lower bound could
+// still give the smallest ε (beyond rounding); the result is, bit for bit, epsilonFromRdp's on
+// the whole curve (an order skipped has an ε above one attained, and the orders asked keep
+// their order, so the first order attaining the minimum is the same).
+RdpEpsilon epsilonFromRdpBounded(std::span<const double> orders, std::span<const double> lower,
+                                 const std::function<double(std::size_t)>& rdpAt, double delta,
+                                 RdpConversion conversion = RdpConversion::Improved);
 
 // Smallest δ over the orders for which the mechanism is (ε, δ)-DP (the inverse of
 // epsilonFromRdp, order by order).
