@@ -136,8 +136,10 @@ void PrivacyReadout::setTargetEpsilon(std::optional<double> target) {
 }
 
 void PrivacyReadout::setInput(const PrivacyPreviewInput& input, const QString& runName) {
-  const QString subject = runName.isEmpty() ? tr("the panel's settings (not yet run)")
-                                            : tr("the selected run, %1").arg(drawnText(runName));
+  // Short enough for the dock's title at 1024 pixels in presentation mode; the title's tooltip
+  // says how to switch between the two.
+  const QString subject =
+      runName.isEmpty() ? tr("panel settings") : tr("run “%1”").arg(drawnText(runName));
   if (subject != m_subject) {
     m_subject = subject;
     Q_EMIT subjectChanged(m_subject);

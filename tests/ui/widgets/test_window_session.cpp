@@ -112,22 +112,22 @@ class TestWindowSession : public QObject {
 
   void theReadoutSaysWhoseStatementItShows() {
     MainWindow w(testOptions());
-    QVERIFY(w.privacyReadout()->subjectText().contains(QStringLiteral("panel's settings")));
+    QVERIFY(w.privacyReadout()->subjectText().contains(QStringLiteral("panel settings")));
     RunRecord run = finishedRun(4.0);
     run.name = QStringLiteral("quiet run");
     run.config.privacy.noise.initial = 4.0;
     const int id = w.runModel()->addRun(run);
     QSignalSpy updated(w.privacyReadout(), &PrivacyReadout::previewUpdated);
     w.runsView()->table()->selectRow(w.runModel()->rowOf(id));
-    QCOMPARE(w.privacyReadout()->subjectText(), QStringLiteral("the selected run, quiet run"));
+    QCOMPARE(w.privacyReadout()->subjectText(), QStringLiteral("run “quiet run”"));
     QDockWidget* dock = w.findChild<QDockWidget*>(QStringLiteral("privacyDock"));
     QVERIFY(dock);
-    QCOMPARE(dock->windowTitle(), QStringLiteral("Privacy budget: the selected run, quiet run"));
+    QCOMPARE(dock->windowTitle(), QStringLiteral("Privacy budget: run “quiet run”"));
     QTRY_VERIFY(!updated.isEmpty());  // the run's statement is computed as a job
     const QString runEpsilon = w.privacyReadout()->epsilonText();
     QDoubleSpinBox* sigma = w.experimentPanel()->noiseSlider()->spinBox();
     sigma->setValue(0.5);  // a moved control: the panel's settings again
-    QVERIFY(w.privacyReadout()->subjectText().contains(QStringLiteral("panel's settings")));
+    QVERIFY(w.privacyReadout()->subjectText().contains(QStringLiteral("panel settings")));
     QTRY_VERIFY(w.privacyReadout()->epsilonText() != runEpsilon);
   }
 
