@@ -109,6 +109,9 @@ void MainWindow::connectSessionOpener() {
     m_cancelOpenAction->setEnabled(false);
     m_controller->cancelAll();
     m_session->clear();
+    // The runs before leave the views now; the new ones are drawn once they are all in.
+    m_charts->redrawNow();
+    m_sweepMap->redrawNow();
   });
   connect(m_opener, &SessionOpener::finished, this, &MainWindow::onSessionOpened);
 }
