@@ -11,7 +11,6 @@
 #include <QString>
 #include <QStringList>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -25,6 +24,9 @@ QString describeJson(const QJsonValue& value);
 // A value, key, path or argument as an error message quotes it: at most 80 characters, then
 // "… (N bytes)" (epsilon::clippedText, core/common/text.h).
 QString clipped(const QString& text);
+
+// The error of a file's content: "<path>: <message>", the path clipped.
+ConfigError fileError(const QString& path, const QString& message);
 
 // The bytes of a regular file of at most `maxBytes` (the `what` in messages: "session"); throws
 // ConfigError "<path>: ..." for a FIFO, device, socket or directory (refused before opening,
@@ -40,6 +42,16 @@ std::optional<QString> firstDuplicateKey(const QByteArray& json);
 // when it cannot be read, is larger than `maxBytes`, is not JSON, not an object, or gives a
 // key twice in one object.
 QJsonObject readJsonObjectFile(const QString& path, qint64 maxBytes, const QString& what);
+
+// From this many bytes on, parseJsonObject parses in pieces.
+inline constexpr qsizetype kPiecewiseJsonBytes = 1 << 20;
+
+// The object of a file's bytes (`path` for messages), as readJsonObjectFile returns it. A text
+// of at least `piecewiseFrom` bytes has the elements of its top-level arrays (a session's runs)
+// parsed and checked in parallel: the same object, and for a bad text the same error (the
+// first repeated key by its path; any text a piece cannot take is parsed whole).
+QJsonObject parseJsonObject(const QByteArray& bytes, const QString& path,
+                            qsizetype piecewiseFrom = kPiecewiseJsonBytes);
 
 class JsonReader {
  public:
@@ -78,9 +90,11 @@ class JsonReader {
   void finish() const;
 
  private:
+  void markKnown(QJsonObject::const_iterator at);
+
   QJsonObject m_object;
   QString m_path;
-  std::set<QString> m_known;
+  std::vector<bool> m_known;  // per key of m_object, in its order: asked for or allowed
 };
 
 // A number for a file: null for NaN, "inf"/"-inf" for infinities (what numberOrNull reads).

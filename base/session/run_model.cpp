@@ -195,6 +195,12 @@ void RunModel::addRuns(std::vector<RunRecord> runs) {
   Q_EMIT runsChanged();
 }
 
+void RunModel::setArriving(bool arriving) {
+  if (arriving == m_arriving) return;
+  m_arriving = arriving;
+  if (!arriving) Q_EMIT runsChanged();
+}
+
 void RunModel::restoreRun(const RunRecord& run, int row) {
   row = std::clamp(row, 0, rowCount());
   beginInsertRows({}, row, row);

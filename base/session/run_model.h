@@ -45,6 +45,11 @@ class RunModel : public QAbstractTableModel {
   int addRun(RunRecord run);
   // Many runs at once (a session or folder opened): as addRun for each, with one signal.
   void addRuns(std::vector<RunRecord> runs);
+  // Runs are arriving in chunks (an opened session, SessionOpener): the views that draw every
+  // run (charts, Sweep map, tuning summary, Attack tab) wait for the last chunk instead of
+  // redrawing all at each. Ending it emits runsChanged once.
+  void setArriving(bool arriving);
+  bool arriving() const { return m_arriving; }
   // Re-inserts a removed run at its old row (undo of a delete).
   void restoreRun(const RunRecord& run, int row);
   std::optional<RunRecord> takeRun(int id);  // removes and returns it
@@ -104,6 +109,7 @@ class RunModel : public QAbstractTableModel {
   QStringList m_differingKeys;
   QHash<int, QString> m_differs;  // run id -> the Differs column's text
   int m_nextId = 1;
+  bool m_arriving = false;
   mutable long long m_lastRow = -1;  // the row rowOf found last (a hint only)
 };
 

@@ -99,6 +99,7 @@ void SessionOpener::addNextChunk() {
   const std::size_t begin = m_arriving->next;
   const std::size_t end = std::min(runs.size(), begin + m_arriving->chunk);
   m_arriving->chunk *= 4;
+  if (end < runs.size()) m_runs->setArriving(true);
   m_runs->addRuns(std::vector<RunRecord>(std::make_move_iterator(runs.begin() + begin),
                                          std::make_move_iterator(runs.begin() + end)));
   m_arriving->next = end;
@@ -108,6 +109,7 @@ void SessionOpener::addNextChunk() {
   }
   const OpenOutcome outcome = m_arriving->outcome;
   m_arriving.reset();
+  m_runs->setArriving(false);
   Q_EMIT finished(outcome);
 }
 

@@ -36,8 +36,8 @@ class SessionOpener : public QObject {
   Q_OBJECT
  public:
   // Runs added in the first turn of the event loop once the file is read and checked; each
-  // next chunk is four times bigger (every view redraws from all runs at each chunk, so a
-  // fixed size would cost the views a number of redraws that grows with the runs).
+  // next chunk is four times bigger (the Runs table takes each chunk; the views that draw
+  // every run wait for the last, RunModel::setArriving, and draw once).
   static constexpr std::size_t kFirstChunk = 500;
 
   explicit SessionOpener(RunModel* runs, QObject* parent = nullptr);

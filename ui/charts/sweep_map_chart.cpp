@@ -45,16 +45,19 @@ QFont mapFont(double scale, double points, bool bold) {
 }
 
 void SweepMapChart::setRuns(const std::vector<RunRecord>& runs) {
-  std::vector<RunRecord> shown;
+  // The shown runs are copied only when some are hidden (10,000 records at every redraw).
+  std::vector<RunRecord> someShown;
+  const bool allShown =
+      std::all_of(runs.begin(), runs.end(), [](const RunRecord& run) { return run.visible; });
   m_names.clear();
   m_labels.clear();
   for (const RunRecord& run : runs) {
     if (!run.visible) continue;
-    shown.push_back(run);
+    if (!allShown) someShown.push_back(run);
     m_names.insert(run.id, run.name);
     m_labels.insert(run.id, run.privacyLabel);
   }
-  m_map = buildSweepMap(shown);
+  m_map = buildSweepMap(allShown ? runs : someShown);
   m_levels = epsilonLevels(m_map, 4);
   m_accuracyLow = INFINITY;
   m_accuracyHigh = -INFINITY;

@@ -62,7 +62,9 @@ AttackView::AttackView(RunModel* model, AttackController* controller, QWidget* p
 
   m_refreshTimer->setSingleShot(true);
   m_refreshTimer->setInterval(kRefreshIntervalMs);
-  connect(m_refreshTimer, &QTimer::timeout, this, &AttackView::refreshNow);
+  connect(m_refreshTimer, &QTimer::timeout, this, [this] {
+    if (!m_model->arriving()) refreshNow();  // an open's last chunk refreshes
+  });
   connect(m_model, &RunModel::attackChanged, this, &AttackView::scheduleRefresh);
   connect(m_model, &RunModel::runsChanged, this, &AttackView::scheduleRefresh);
   connect(m_model, &RunModel::modelReset, this, &AttackView::scheduleRefresh);

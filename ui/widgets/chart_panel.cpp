@@ -27,7 +27,9 @@ ChartPanel::ChartPanel(RunModel* model, QWidget* parent)
       m_legend(new QLabel(this)) {
   m_redrawTimer->setSingleShot(true);
   m_redrawTimer->setInterval(kRedrawIntervalMs);
-  connect(m_redrawTimer, &QTimer::timeout, this, &ChartPanel::redrawNow);
+  connect(m_redrawTimer, &QTimer::timeout, this, [this] {
+    if (!m_model->arriving()) redrawNow();  // an open's last chunk redraws
+  });
   connect(m_charts, &RunCharts::seriesCreated, this, &ChartPanel::connectHover);
 
   auto* grid = new QGridLayout(this);

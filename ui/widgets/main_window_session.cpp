@@ -109,6 +109,9 @@ void MainWindow::connectSessionOpener() {
     m_cancelOpenAction->setEnabled(false);
     m_controller->cancelAll();
     m_session->clear();
+    // The runs before leave the views now; the new ones are drawn once they are all in.
+    m_charts->redrawNow();
+    m_sweepMap->redrawNow();
   });
   connect(m_opener, &SessionOpener::finished, this, &MainWindow::onSessionOpened);
 }
@@ -128,7 +131,9 @@ void MainWindow::onSessionOpened(const OpenOutcome& outcome) {
     return;
   }
   m_clusterSweeps->follow();  // runs still waiting for a cluster's job go on waiting
+  // The views draw the opened runs now, once, rather than when their timers next fire.
   m_charts->redrawNow();
+  m_sweepMap->redrawNow();
   m_sessionPath = path;
   m_saveSuggestion = outcome.saveSuggestion;
   m_session->setSaved();  // what was open before was settled; the runs are the file's

@@ -16,7 +16,9 @@ SweepMapView::SweepMapView(RunModel* model, QWidget* parent)
   setMinimumSize(320, 240);
   m_redrawTimer->setSingleShot(true);
   m_redrawTimer->setInterval(150);  // a sweep's runs report many times a second together
-  connect(m_redrawTimer, &QTimer::timeout, this, &SweepMapView::redrawNow);
+  connect(m_redrawTimer, &QTimer::timeout, this, [this] {
+    if (!m_model->arriving()) redrawNow();  // an open's last chunk redraws
+  });
   connect(model, &RunModel::historyChanged, this, &SweepMapView::scheduleRedraw);
   connect(model, &RunModel::runsChanged, this, &SweepMapView::scheduleRedraw);
   connect(model, &RunModel::modelReset, this, &SweepMapView::scheduleRedraw);

@@ -15,7 +15,9 @@ TuningSummaryView::TuningSummaryView(RunModel* model, QWidget* parent)
   setMargin(6);
   m_refreshTimer->setSingleShot(true);
   m_refreshTimer->setInterval(500);  // settings change rarely; progress reports often
-  connect(m_refreshTimer, &QTimer::timeout, this, &TuningSummaryView::refreshNow);
+  connect(m_refreshTimer, &QTimer::timeout, this, [this] {
+    if (!m_model->arriving()) refreshNow();  // an open's last chunk refreshes
+  });
   connect(model, &RunModel::runsChanged, this, &TuningSummaryView::scheduleRefresh);
   connect(model, &RunModel::modelReset, this, &TuningSummaryView::scheduleRefresh);
   connect(model, &RunModel::dataChanged, this, &TuningSummaryView::scheduleRefresh);

@@ -6,6 +6,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 #include <QTimer>
 
 #include "base/io/session_file.h"
@@ -13,6 +14,7 @@
 #include "base/session/run_model.h"
 #include "base/session/session.h"
 #include "test_window_options.h"
+#include "ui/widgets/chart_panel.h"
 #include "ui/widgets/main_window.h"
 
 using namespace epsilon;
@@ -82,6 +84,28 @@ class TestWindowOpen : public QObject {
     // The event loop ran while the runs were read, checked and added in chunks.
     QVERIFY2(ticks >= 2, qPrintable(QStringLiteral("%1 ticks").arg(ticks)));
     QVERIFY(!w.openingSession());
+  }
+
+  void theChartsDrawAnOpenOnceNotPerChunk() {
+    QTemporaryDir dir;
+    MainWindow w(test::quietWindowOptions());
+    const QString big = showSmallSession(w, dir, 3000);  // chunks of 500, 2000 and 500
+    QVERIFY(!big.isEmpty());
+    // A slow machine: each chunk takes longer than the charts' and the Sweep map's timers.
+    int chunks = 0;
+    connect(w.runModel(), &QAbstractItemModel::rowsInserted, [&] {
+      ++chunks;
+      QThread::msleep(200);
+    });
+    const int before = w.chartPanel()->redrawCount();
+    QVERIFY(w.openSessionFrom(big).isEmpty());
+    QCOMPARE(chunks, 3);
+    QCOMPARE(w.runModel()->rowCount(), 3000);
+    QVERIFY(!w.runModel()->arriving());
+    // Once as the runs before leave, once when all the new ones are in.
+    QCOMPARE(w.chartPanel()->redrawCount() - before, 2);
+    QTest::qWait(300);  // no timer left to redraw the runs again
+    QCOMPARE(w.chartPanel()->redrawCount() - before, 2);
   }
 
   void cancelKeepsTheSessionBefore() {
