@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "core/common/errors.h"
+#include "core/nn/small_product.h"
 
 namespace epsilon::nn {
 
@@ -240,14 +241,20 @@ template <class Scalar>
 void Conv2D<Scalar>::perExampleGradients(ConstRows<Scalar> in, ConstRows<Scalar> outGrad,
                                          Scalar* grads, Eigen::Index stride,
                                          ChunkScratch<Scalar>& scratch) const {
+  using Product = detail::SmallProduct<Scalar>;
   const Eigen::Index t = positions();
+  const bool fast = Product::fits(m_filters, patchSize());
   forEachBlock(in.rows(), [&](Eigen::Index b, Eigen::Index m) {
     Rows<Scalar> cols = scratch.matrix(0, m * t, patchSize());
     im2col(in.data() + b * in.cols(), m, cols.data(), scratch);
     for (Eigen::Index e = 0; e < m; ++e) {
       ConstRows<Scalar> delta(outGrad.data() + (b + e) * outGrad.cols(), m_filters, t);
       Scalar* g = grads + (b + e) * stride;
-      Rows<Scalar>(g, m_filters, patchSize()).noalias() = delta * cols.middleRows(e * t, t);
+      if (fast)
+        Product::run(delta.data(), t, cols.data() + e * t * patchSize(), patchSize(), m_filters, t,
+                     patchSize(), g, patchSize());
+      else
+        Rows<Scalar>(g, m_filters, patchSize()).noalias() = delta * cols.middleRows(e * t, t);
       Eigen::Map<Vector<Scalar>>(g + weightCount(), m_filters) = delta.rowwise().sum();
     }
   });
