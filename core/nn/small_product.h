@@ -19,9 +19,18 @@ struct SmallProduct {
   static constexpr Eigen::Index kLanes = 64 / sizeof(Scalar);
   static constexpr Eigen::Index kRows = 4, kVecs = 4, kCols = kVecs * kLanes;
 
-  // True when the fast path covers the shape; otherwise the caller uses Eigen.
+  // True when the fast path covers the shape; otherwise the caller uses Eigen. Only where the
+  // compiler targets AVX-512: its 32 vector registers hold the 16 accumulators of 64 bytes.
+  // With AVX2 or SSE2 (the package's engines, scripts/package) they would spill to memory
+  // on every step of the inner loop, so those builds keep Eigen's product.
   static bool fits(Eigen::Index rows, Eigen::Index cols) {
+#if defined(__AVX512F__)
     return rows % kRows == 0 && cols % kCols == 0;
+#else
+    (void)rows;
+    (void)cols;
+    return false;
+#endif
   }
 
   static Vec load(const Scalar* p) {
