@@ -122,16 +122,16 @@ QList<QPointF> pointsFor(const RunRecord& run, ChartKind kind) {
   return thinned(points);
 }
 
-// Shows `points` in `series`: a run that trained further only adds points at its end, so
-// those are appended (Qt Charts then lays out the new points, not the whole series again);
-// anything else (a new scale, a thinned loss curve, a reloaded run) replaces the series.
+// Shows `points` in `series`: one new point at the end is appended; anything else (several
+// new points, a new scale, a thinned curve, a reloaded run) replaces the series. Qt Charts
+// lays the whole line out again at each appended point: 16 appended one by one made the loss
+// chart's update 2.1 ms (median) while four Fashion-MNIST runs trained; replaced, 0.6 ms.
 void showPoints(QXYSeries* series, const QList<QPointF>& points) {
   const QList<QPointF> shown = series->points();  // a copy, cheap beside a relayout
   if (!shown.isEmpty() && shown.size() <= points.size() &&
       std::equal(shown.begin(), shown.end(), points.begin())) {
-    // Qt Charts appends point by point; a few new points are cheap, many are not.
-    if (points.size() - shown.size() <= 16) {
-      for (qsizetype i = shown.size(); i < points.size(); ++i) series->append(points[i]);
+    if (points.size() - shown.size() == 1) {
+      series->append(points.back());
       return;
     }
   }
