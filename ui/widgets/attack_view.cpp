@@ -177,7 +177,7 @@ void AttackView::resizeEvent(QResizeEvent* event) {
 
 void AttackView::setRuns(const QList<int>& runIds) {
   m_selected = runIds;
-  refreshNow();
+  m_refresh->nowIfShown();  // a click in the Runs table, the Charts tab in front: when shown
 }
 
 QList<int> AttackView::shownRuns() const {

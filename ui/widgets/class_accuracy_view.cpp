@@ -44,7 +44,7 @@ ClassAccuracyView::ClassAccuracyView(RunModel* model, QWidget* parent)
 void ClassAccuracyView::setRun(int runId) {
   if (runId == m_runId) return;
   m_runId = runId;
-  redrawNow();
+  m_redraw->nowIfShown();
 }
 
 QString ClassAccuracyView::emptyText() const {

@@ -51,6 +51,15 @@ void CoalescedRefresh::now() {
   run(false);
 }
 
+void CoalescedRefresh::nowIfShown() {
+  if (hiddenInShownWindow()) {
+    m_timer.stop();
+    m_stale = true;
+    return;
+  }
+  now();
+}
+
 void CoalescedRefresh::run(bool live) {
   m_timer.stop();
   m_stale = m_waiting = m_released = false;

@@ -30,6 +30,8 @@ class CoalescedRefresh : public QObject {
   void schedule();
   // Refreshes at once (tests, exports, a user's own choice) and clears what was pending.
   void now();
+  // now(), or, hidden in a shown window, marks the view stale (a selection in another view).
+  void nowIfShown();
   // Refreshes due while `busy` is true wait for release(), at most `maxDelayMs` after asked.
   void deferWhile(std::function<bool()> busy, int maxDelayMs);
   // The work waited for has been delivered: a waiting refresh runs one frame later.

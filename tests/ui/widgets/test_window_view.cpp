@@ -108,11 +108,14 @@ class TestWindowView : public QObject {
     QTest::qWait(600);  // more than the tab's 250 ms
     QCOMPARE(attack->refreshCount(), refreshes);
     QVERIFY(!attack->summaryText().contains(run.name));
+    attack->setRuns({id});  // the run selected in the Runs table: the tab still waits
+    QCOMPARE(attack->refreshCount(), refreshes);
     const int redraws = w.chartPanel()->redrawCount();
     QVERIFY(w.chartPanel()->redrawCount() > 0);
     QVERIFY(w.showTab(QStringLiteral("Attack")));
     QCOMPARE(attack->refreshCount(), refreshes + 1);
     QVERIFY2(attack->summaryText().contains(run.name), qPrintable(attack->summaryText()));
+    QCOMPARE(attack->shownRuns(), QList<int>{id});
     // Shown, the tab follows the runs again; the charts, hidden now, wait in turn.
     w.runModel()->rename(id, QStringLiteral("renamed while shown"));
     QTRY_VERIFY(attack->summaryText().contains(QStringLiteral("renamed while shown")));
