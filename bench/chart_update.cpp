@@ -75,6 +75,7 @@ int main(int argc, char* argv[]) {
       longest = std::max(longest, t.nsecsElapsed() / 1e6);
     }
     turns.push_back(longest);
+    paint();  // as the window paints between redraws
   }
   std::sort(turns.begin(), turns.end());
   std::sort(times.begin(), times.end());
