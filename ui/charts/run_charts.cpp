@@ -122,16 +122,16 @@ QList<QPointF> pointsFor(const RunRecord& run, ChartKind kind) {
   return thinned(points);
 }
 
-// Shows `points` in `series`: a run that trained further only adds points at its end, so
-// those are appended (Qt Charts then lays out the new points, not the whole series again);
-// anything else (a new scale, a thinned loss curve, a reloaded run) replaces the series.
+// Shows `points` in `series`: one new point at the end is appended; anything else (several
+// new points, a new scale, a thinned curve, a reloaded run) replaces the series. Qt Charts
+// lays the whole line out again at each appended point: 16 appended one by one made the loss
+// chart's update 2.1 ms (median) while four Fashion-MNIST runs trained; replaced, 0.6 ms.
 void showPoints(QXYSeries* series, const QList<QPointF>& points) {
   const QList<QPointF> shown = series->points();  // a copy, cheap beside a relayout
   if (!shown.isEmpty() && shown.size() <= points.size() &&
       std::equal(shown.begin(), shown.end(), points.begin())) {
-    // Qt Charts appends point by point; a few new points are cheap, many are not.
-    if (points.size() - shown.size() <= 16) {
-      for (qsizetype i = shown.size(); i < points.size(); ++i) series->append(points[i]);
+    if (points.size() - shown.size() == 1) {
+      series->append(points.back());
       return;
     }
   }
@@ -337,15 +337,16 @@ const std::vector<RunRecord>& drawnRuns(const std::vector<RunRecord>& all,
 
 }  // namespace
 
-void RunCharts::update(const std::vector<RunRecord>& all) {
+void RunCharts::update(const std::vector<RunRecord>& all, std::optional<ChartKind> only) {
   std::vector<RunRecord> thinned;
   QString note;
   const std::vector<RunRecord>& runs = drawnRuns(all, thinned, note);
   m_legendHtml = runLegendHtml(runs) + note;
+  const auto drawn = [only](ChartKind kind) { return !only || *only == kind; };
   const bool logEpsilon = wantLogEpsilon(runs);
-  useLogAxis(ChartKind::EpsilonVsEpoch, logEpsilon);
-  useLogAxis(ChartKind::AccuracyVsEpsilon, logEpsilon);
-  useLogAxis(ChartKind::LossVsStep, wantLogLoss(runs));
+  for (ChartKind kind : {ChartKind::EpsilonVsEpoch, ChartKind::AccuracyVsEpsilon})
+    if (drawn(kind)) useLogAxis(kind, logEpsilon);
+  if (drawn(ChartKind::LossVsStep)) useLogAxis(ChartKind::LossVsStep, wantLogLoss(runs));
   std::vector<const RunRecord*> fresh;
   for (const RunRecord& run : runs)
     if (run.visible && !m_series.count(run.id)) fresh.push_back(&run);
@@ -356,6 +357,7 @@ void RunCharts::update(const std::vector<RunRecord>& all) {
     keep.push_back(run.id);
     RunSeries& rs = m_series.at(run.id);
     for (ChartKind kind : kAllChartKinds) {
+      if (!drawn(kind)) continue;
       QXYSeries* s = rs.line[static_cast<int>(kind)];
       const QString name = drawnText(run.name);
       if (s->name() != name) s->setName(name);
@@ -384,7 +386,7 @@ void RunCharts::update(const std::vector<RunRecord>& all) {
   for (const auto& [id, rs] : m_series)
     if (std::find(keep.begin(), keep.end(), id) == keep.end()) drop.push_back(id);
   for (int id : drop) removeRun(id);
-  fitAxes();
+  fitAxes(only);
 }
 
 int RunCharts::pointCount(ChartKind kind, int runId) const {
@@ -393,9 +395,10 @@ int RunCharts::pointCount(ChartKind kind, int runId) const {
                               : static_cast<int>(it->second.line[static_cast<int>(kind)]->count());
 }
 
-void RunCharts::fitAxes() {
+void RunCharts::fitAxes(std::optional<ChartKind> only) {
   std::array<bool, kChartKindCount> refit{};
   for (ChartKind kind : kAllChartKinds) {
+    if (only && *only != kind) continue;
     const int k = static_cast<int>(kind);
     double xMax = 0, yMax = 0, yMin = 0;
     bool any = false;
@@ -430,7 +433,9 @@ void RunCharts::fitAxes() {
   }
   fitLogAxes();
   for (ChartKind kind : kAllChartKinds)  // round ticks, as many as fit
-    if (refit[static_cast<int>(kind)] || m_log[static_cast<int>(kind)]) fitTicks(kind);
+    if ((refit[static_cast<int>(kind)] || m_log[static_cast<int>(kind)]) &&
+        (!only || *only == kind))
+      fitTicks(kind);
 }
 
 namespace {

@@ -10,6 +10,7 @@
 #include <QStringList>
 #include <array>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "base/io/run_record.h"
@@ -49,7 +50,9 @@ class RunCharts : public QObject {
 
   // Brings every chart up to date with `runs` (hidden runs are removed): series are reused
   // and their points replaced in one call each, then the axes fit the data.
-  void update(const std::vector<RunRecord>& runs);
+  // With `only`, that chart alone (the others keep their points until their turn): the chart
+  // panel spreads a live redraw over four event-loop turns, so none holds the GUI thread long.
+  void update(const std::vector<RunRecord>& runs, std::optional<ChartKind> only = std::nullopt);
   // Large fonts and thick lines for a projector.
   void setPresentationMode(bool on);
   bool presentationMode() const { return m_presentation; }
@@ -104,7 +107,7 @@ class RunCharts : public QObject {
   void addDots(int runId, RunSeries& series);
   void addNewSeries(const std::vector<const RunRecord*>& fresh);
   void removeRun(int id);
-  void fitAxes();
+  void fitAxes(std::optional<ChartKind> only = std::nullopt);
   // run_charts_log.cpp: the linear or logarithmic ε and loss axes.
   bool wantLogEpsilon(const std::vector<RunRecord>& runs) const;
   bool wantLogLoss(const std::vector<RunRecord>& runs) const;

@@ -143,7 +143,7 @@ void RunCharts::fitLogAxes() {
     const auto [low, high] = span(ChartKind::EpsilonVsEpoch);
     const auto [from, to] = decadeRange(low, high, 12);
     m_logAxes[e]->setRange(from, to);
-    m_logAxes[f]->setRange(from, to);
+    if (m_log[f]) m_logAxes[f]->setRange(from, to);  // a chart a turn: its axis may come later
   }
   if (m_log[l]) {
     const auto [low, high] = span(ChartKind::LossVsStep);

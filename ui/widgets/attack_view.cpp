@@ -16,7 +16,6 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTextDocument>
-#include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <memory>
@@ -28,6 +27,7 @@
 #include "ui/widgets/attack_choice.h"
 #include "ui/widgets/attack_controller.h"
 #include "ui/widgets/attack_summary.h"
+#include "ui/widgets/coalesced_refresh.h"
 #include "ui/widgets/job_progress_line.h"
 
 namespace epsilon::ui {
@@ -44,7 +44,7 @@ AttackView::AttackView(RunModel* model, AttackController* controller, QWidget* p
       m_model(model),
       m_controller(controller),
       m_chartView(new QChartView(this)),
-      m_refreshTimer(new QTimer(this)) {
+      m_refresh(new CoalescedRefresh(this, kRefreshIntervalMs, [this](bool) { rebuild(); })) {
   m_chartView->setRenderHint(QPainter::Antialiasing);
   m_chartView->setMinimumSize(240, 220);
   m_chartView->setObjectName(QStringLiteral("attackChart"));
@@ -60,11 +60,8 @@ AttackView::AttackView(RunModel* model, AttackController* controller, QWidget* p
   layout->setContentsMargins(2, 2, 2, 2);
   layout->addWidget(m_splitter);
 
-  m_refreshTimer->setSingleShot(true);
-  m_refreshTimer->setInterval(kRefreshIntervalMs);
-  connect(m_refreshTimer, &QTimer::timeout, this, [this] {
-    if (!m_model->arriving()) refreshNow();  // an open's last chunk refreshes
-  });
+  // Hidden (the Charts tab in front), the tab does no work: it refreshes as it is shown.
+  m_refresh->holdWhile([this] { return m_model->arriving(); });  // an open draws once, at its end
   connect(m_model, &RunModel::attackChanged, this, &AttackView::scheduleRefresh);
   connect(m_model, &RunModel::runsChanged, this, &AttackView::scheduleRefresh);
   connect(m_model, &RunModel::modelReset, this, &AttackView::scheduleRefresh);
@@ -181,7 +178,7 @@ void AttackView::resizeEvent(QResizeEvent* event) {
 
 void AttackView::setRuns(const QList<int>& runIds) {
   m_selected = runIds;
-  refreshNow();
+  m_refresh->nowIfShown();  // a click in the Runs table, the Charts tab in front: when shown
 }
 
 QList<int> AttackView::shownRuns() const {
@@ -247,7 +244,15 @@ bool AttackView::showCanaryProblem() {
 }
 
 void AttackView::scheduleRefresh() {
-  if (!m_refreshTimer->isActive()) m_refreshTimer->start();
+  m_refresh->schedule();
+}
+
+void AttackView::refreshNow() {
+  m_refresh->now();
+}
+
+int AttackView::refreshCount() const {
+  return m_refresh->count();
 }
 
 QString AttackView::missingReason(int runId) const {
@@ -273,8 +278,7 @@ QString listedNote(std::size_t listed, std::size_t shown) {
 
 }  // namespace
 
-void AttackView::refreshNow() {
-  m_refreshTimer->stop();
+void AttackView::rebuild() {
   const QList<int> ids = shownRuns();
   QMap<QString, int> nameCount;
   for (int id : ids) ++nameCount[m_model->run(id)->name];

@@ -23,7 +23,6 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QSplitter;
-class QTimer;
 QT_BEGIN_NAMESPACE
 class QChartView;
 QT_END_NAMESPACE
@@ -32,6 +31,7 @@ namespace epsilon::ui {
 
 class AttackChoice;
 class AttackController;
+class CoalescedRefresh;
 class JobProgressLine;
 class RunModel;
 
@@ -51,8 +51,10 @@ class AttackView : public QWidget {
   // can default to what the set allows and an impossible count is marked at its control.
   using TrainingSetSize = std::function<long long(const RunRecord& run)>;
   void setTrainingSetSize(TrainingSetSize size);
-  // Redraws now (tests, screenshots); normally redraws are coalesced.
+  // Redraws now (tests, screenshots); normally redraws are coalesced, and none is done while
+  // the tab is hidden in a shown window: it refreshes as it is shown (CoalescedRefresh).
   void refreshNow();
+  int refreshCount() const;
 
   const Figure& figure() const { return m_figure; }
   QChartView* chartView() const { return m_chartView; }
@@ -75,6 +77,7 @@ class AttackView : public QWidget {
   void buildAuditControls(QWidget* side);
   void arrangeAuditControls(bool oneRow);
   void scheduleRefresh();
+  void rebuild();  // the chart and the numbers from the model
   void hideLegend();
   void showSummary();
   void computeMissing();
@@ -102,7 +105,7 @@ class AttackView : public QWidget {
   QComboBox* m_kind = nullptr;
   QGridLayout* m_auditControls = nullptr;
   JobProgressLine* m_status = nullptr;
-  QTimer* m_refreshTimer;
+  CoalescedRefresh* m_refresh;
   QLabel* m_canaryNote = nullptr;
   TrainingSetSize m_trainingSetSize;
   bool m_canariesChosen = false;  // the user set the count: it no longer follows the run

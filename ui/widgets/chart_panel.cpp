@@ -12,24 +12,22 @@
 #include "base/io/number_format.h"
 #include "base/session/run_model.h"
 #include "ui/charts/run_legend.h"
+#include "ui/widgets/coalesced_refresh.h"
 
 namespace epsilon::ui {
 
 namespace {
 constexpr int kRedrawIntervalMs = 100;  // ≤ 10 redraws per second (docs/ARCHITECTURE.md)
-}
+constexpr int kMaxRedrawDelayMs = 250;  // waiting for the readout, the charts stay this live
+}  // namespace
 
 ChartPanel::ChartPanel(RunModel* model, QWidget* parent)
     : QWidget(parent),
       m_model(model),
       m_charts(new RunCharts(this)),
-      m_redrawTimer(new QTimer(this)),
+      m_redraw(new CoalescedRefresh(this, kRedrawIntervalMs, [this](bool live) { redraw(live); })),
       m_legend(new QLabel(this)) {
-  m_redrawTimer->setSingleShot(true);
-  m_redrawTimer->setInterval(kRedrawIntervalMs);
-  connect(m_redrawTimer, &QTimer::timeout, this, [this] {
-    if (!m_model->arriving()) redrawNow();  // an open's last chunk redraws
-  });
+  m_redraw->holdWhile([this] { return m_model->arriving(); });  // an open draws once, at its end
   connect(m_charts, &RunCharts::seriesCreated, this, &ChartPanel::connectHover);
 
   auto* grid = new QGridLayout(this);
@@ -57,12 +55,42 @@ ChartPanel::ChartPanel(RunModel* model, QWidget* parent)
 }
 
 void ChartPanel::scheduleRedraw() {
-  if (!m_redrawTimer->isActive()) m_redrawTimer->start();
+  m_redraw->schedule();
 }
 
 void ChartPanel::redrawNow() {
-  m_redrawTimer->stop();
-  m_charts->update(m_model->runs());
+  m_redraw->now();
+}
+
+int ChartPanel::redrawCount() const {
+  return m_redraw->count();
+}
+
+void ChartPanel::deferRedrawWhile(std::function<bool()> busy) {
+  m_redraw->deferWhile(std::move(busy), kMaxRedrawDelayMs);
+}
+
+void ChartPanel::releaseRedraw() {
+  m_redraw->release();
+}
+
+void ChartPanel::redraw(bool live) {
+  // Live, one chart a turn (its scene's work follows in the next), so a frame due meanwhile
+  // is painted between them: the whole grid at once held the GUI thread for about 10 ms.
+  m_nextChart = 0;
+  drawNextChart();
+  while (!live && m_nextChart < kChartKindCount) drawNextChart();
+}
+
+void ChartPanel::drawNextChart() {
+  const auto kind = static_cast<ChartKind>(m_nextChart++);
+  m_charts->update(m_model->runs(), kind);
+  if (m_nextChart < kChartKindCount) {
+    QTimer::singleShot(0, this, [this, generation = m_redraw->count()] {
+      if (generation == m_redraw->count() && m_nextChart < kChartKindCount) drawNextChart();
+    });
+    return;
+  }
   // The legend is laid out again only when it changed (names, colours, runs shown), not at
   // every redraw of a training run.
   const QString legend = m_charts->legendHtml();
@@ -71,7 +99,6 @@ void ChartPanel::redrawNow() {
     m_legend->setVisible(!legend.isEmpty());
     fitLegend();
   }
-  ++m_redraws;
 }
 
 void ChartPanel::resizeEvent(QResizeEvent* event) {

@@ -6,13 +6,13 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QPen>
-#include <QTimer>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
 #include "base/io/class_accuracy.h"
 #include "base/io/run_palette.h"
 #include "base/session/run_model.h"
+#include "ui/widgets/coalesced_refresh.h"
 
 namespace epsilon::ui {
 
@@ -21,7 +21,7 @@ ClassAccuracyView::ClassAccuracyView(RunModel* model, QWidget* parent)
       m_model(model),
       m_chartView(new QChartView(this)),
       m_empty(new QLabel(this)),
-      m_redrawTimer(new QTimer(this)) {
+      m_redraw(new CoalescedRefresh(this, 200, [this](bool) { redraw(); })) {
   setObjectName(QStringLiteral("classAccuracyView"));
   m_chartView->setObjectName(QStringLiteral("classAccuracyChart"));
   m_chartView->setRenderHint(QPainter::Antialiasing);
@@ -33,9 +33,6 @@ ClassAccuracyView::ClassAccuracyView(RunModel* model, QWidget* parent)
   layout->setContentsMargins(2, 2, 2, 2);
   layout->addWidget(m_chartView, 1);
   layout->addWidget(m_empty, 1);
-  m_redrawTimer->setSingleShot(true);
-  m_redrawTimer->setInterval(200);
-  connect(m_redrawTimer, &QTimer::timeout, this, &ClassAccuracyView::redrawNow);
   connect(model, &RunModel::historyChanged, this, [this](int id) {
     if (id == m_runId) scheduleRedraw();
   });
@@ -47,7 +44,7 @@ ClassAccuracyView::ClassAccuracyView(RunModel* model, QWidget* parent)
 void ClassAccuracyView::setRun(int runId) {
   if (runId == m_runId) return;
   m_runId = runId;
-  redrawNow();
+  m_redraw->nowIfShown();
 }
 
 QString ClassAccuracyView::emptyText() const {
@@ -55,11 +52,14 @@ QString ClassAccuracyView::emptyText() const {
 }
 
 void ClassAccuracyView::scheduleRedraw() {
-  if (!m_redrawTimer->isActive()) m_redrawTimer->start();
+  m_redraw->schedule();
 }
 
 void ClassAccuracyView::redrawNow() {
-  m_redrawTimer->stop();
+  m_redraw->now();
+}
+
+void ClassAccuracyView::redraw() {
   const RunRecord* run = m_model->run(m_runId);
   const auto curves = run ? classAccuracyCurves(*run) : std::vector<std::vector<QPointF>>{};
   auto* chart = new QChart;

@@ -8,9 +8,10 @@
 
 class QChartView;
 class QLabel;
-class QTimer;
 
 namespace epsilon::ui {
+
+class CoalescedRefresh;
 
 class RunModel;
 
@@ -30,11 +31,12 @@ class ClassAccuracyView : public QWidget {
 
  private:
   void scheduleRedraw();
+  void redraw();
 
   RunModel* m_model;
   QChartView* m_chartView;
   QLabel* m_empty;
-  QTimer* m_redrawTimer;
+  CoalescedRefresh* m_redraw;  // none while hidden: redrawn as shown
   int m_runId = 0;
 };
 

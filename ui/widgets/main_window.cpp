@@ -111,6 +111,11 @@ void MainWindow::connectPanel() {
     updateReadout();
   });
   connect(m_panel, &ExperimentPanel::configCommitted, this, &MainWindow::onCommitted);
+  // A run-charts redraw never shares an event-loop turn with the readout's calibration or
+  // preview: it waits for the preview's delivery (at most 250 ms) and follows a frame later.
+  m_charts->deferRedrawWhile(
+      [this] { return m_panel->isCalibrating() || m_readout->isComputing(); });
+  connect(m_readout, &PrivacyReadout::previewUpdated, m_charts, &ChartPanel::releaseRedraw);
   // Ctrl+Z after a slider move puts the value back (the session keeps the history).
   connect(m_session, &Session::panelConfigRestored, this,
           [this](const train::ExperimentConfig& config) {

@@ -2,23 +2,22 @@
 
 #include <QMouseEvent>
 #include <QPainter>
-#include <QTimer>
 #include <QToolTip>
 
 #include "base/session/run_model.h"
+#include "ui/widgets/coalesced_refresh.h"
 
 namespace epsilon::ui {
 
 SweepMapView::SweepMapView(RunModel* model, QWidget* parent)
-    : QWidget(parent), m_model(model), m_redrawTimer(new QTimer(this)) {
+    : QWidget(parent),
+      m_model(model),
+      // A sweep's runs report many times a second together.
+      m_redraw(new CoalescedRefresh(this, 150, [this](bool) { redraw(); })) {
   setObjectName(QStringLiteral("sweepMap"));
   setMouseTracking(true);
   setMinimumSize(320, 240);
-  m_redrawTimer->setSingleShot(true);
-  m_redrawTimer->setInterval(150);  // a sweep's runs report many times a second together
-  connect(m_redrawTimer, &QTimer::timeout, this, [this] {
-    if (!m_model->arriving()) redrawNow();  // an open's last chunk redraws
-  });
+  m_redraw->holdWhile([this] { return m_model->arriving(); });  // an open draws once, at its end
   connect(model, &RunModel::historyChanged, this, &SweepMapView::scheduleRedraw);
   connect(model, &RunModel::runsChanged, this, &SweepMapView::scheduleRedraw);
   connect(model, &RunModel::modelReset, this, &SweepMapView::scheduleRedraw);
@@ -27,11 +26,14 @@ SweepMapView::SweepMapView(RunModel* model, QWidget* parent)
 }
 
 void SweepMapView::scheduleRedraw() {
-  if (!m_redrawTimer->isActive()) m_redrawTimer->start();
+  m_redraw->schedule();
 }
 
 void SweepMapView::redrawNow() {
-  m_redrawTimer->stop();
+  m_redraw->now();
+}
+
+void SweepMapView::redraw() {
   m_chart.setRuns(m_model->runs());
   update();
 }

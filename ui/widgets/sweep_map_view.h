@@ -7,9 +7,9 @@
 
 #include "ui/charts/sweep_map_chart.h"
 
-class QTimer;
-
 namespace epsilon::ui {
+
+class CoalescedRefresh;
 
 class RunModel;
 
@@ -32,9 +32,10 @@ class SweepMapView : public QWidget {
 
  private:
   void scheduleRedraw();
+  void redraw();
 
   RunModel* m_model;
-  QTimer* m_redrawTimer;
+  CoalescedRefresh* m_redraw;  // none while hidden: redrawn as shown
   SweepMapChart m_chart;
 };
 

@@ -1,23 +1,21 @@
 #include "ui/widgets/tuning_summary_view.h"
 
-#include <QTimer>
-
 #include "base/io/tuning_summary.h"
 #include "base/session/run_model.h"
+#include "ui/widgets/coalesced_refresh.h"
 
 namespace epsilon::ui {
 
 TuningSummaryView::TuningSummaryView(RunModel* model, QWidget* parent)
-    : QLabel(parent), m_model(model), m_refreshTimer(new QTimer(this)) {
+    : QLabel(parent),
+      m_model(model),
+      // Settings change rarely; progress reports often.
+      m_refresh(new CoalescedRefresh(this, 500, [this](bool) { refresh(); })) {
   setObjectName(QStringLiteral("tuningSummary"));
   setWordWrap(true);
   setTextInteractionFlags(Qt::TextSelectableByMouse);
   setMargin(6);
-  m_refreshTimer->setSingleShot(true);
-  m_refreshTimer->setInterval(500);  // settings change rarely; progress reports often
-  connect(m_refreshTimer, &QTimer::timeout, this, [this] {
-    if (!m_model->arriving()) refreshNow();  // an open's last chunk refreshes
-  });
+  m_refresh->holdWhile([this] { return m_model->arriving(); });  // an open draws once, at its end
   connect(model, &RunModel::runsChanged, this, &TuningSummaryView::scheduleRefresh);
   connect(model, &RunModel::modelReset, this, &TuningSummaryView::scheduleRefresh);
   connect(model, &RunModel::dataChanged, this, &TuningSummaryView::scheduleRefresh);
@@ -34,11 +32,14 @@ void TuningSummaryView::setTuningSweep(const QList<int>& runIds,
 }
 
 void TuningSummaryView::scheduleRefresh() {
-  if (!m_refreshTimer->isActive()) m_refreshTimer->start();
+  m_refresh->schedule();
 }
 
 void TuningSummaryView::refreshNow() {
-  m_refreshTimer->stop();
+  m_refresh->now();
+}
+
+void TuningSummaryView::refresh() {
   std::vector<RunRecord> runs;
   for (int id : m_tuningRuns)
     if (const RunRecord* run = m_model->run(id)) {

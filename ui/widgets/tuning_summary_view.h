@@ -13,10 +13,9 @@
 #include "base/jobs/job_service.h"
 #include "core/train/sweep.h"
 
-class QTimer;
-
 namespace epsilon::ui {
 
+class CoalescedRefresh;
 class RunModel;
 
 class TuningSummaryView : public QLabel {
@@ -38,9 +37,10 @@ class TuningSummaryView : public QLabel {
 
  private:
   void scheduleRefresh();
+  void refresh();
 
   RunModel* m_model;
-  QTimer* m_refreshTimer;
+  CoalescedRefresh* m_refresh;
   LatestRequest m_request;
   QList<int> m_tuningRuns;
   std::optional<privacy::TuningDistribution> m_law;

@@ -3,6 +3,7 @@
 #include <QChart>
 #include <QDir>
 #include <QDomDocument>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
 #include <QPainter>
@@ -50,6 +51,36 @@ class TestChartExport : public QObject {
     for (int i = 0; i < 200; ++i) model.appendLosses(id, {{i, 1.0}});
     QTRY_VERIFY_WITH_TIMEOUT(panel.redrawCount() > before, 2000);
     QVERIFY2(panel.redrawCount() - before <= 2, "200 updates must not cause 200 redraws");
+  }
+  // While the privacy readout has a calibration or preview on its way, a redraw that comes due
+  // waits for its delivery and follows it without asking again; undelivered, it still comes
+  // (charts stay live), but only after the longest wait, never at the usual 100 ms.
+  void aRedrawWaitsForTheReadoutsDelivery() {
+    RunModel model;
+    ChartPanel panel(&model);
+    const int id = model.addRun(RunRecord{});
+    panel.redrawNow();
+    int asked = 0;
+    panel.deferRedrawWhile([&asked] {
+      ++asked;
+      return true;
+    });
+    const int before = panel.redrawCount();
+    model.appendLosses(id, {{1, 1.0}});
+    QVERIFY(QTest::qWaitFor([&asked] { return asked > 0; }, 5000));
+    QCOMPARE(panel.redrawCount(), before);  // due, the readout busy: not drawn
+    const int askedBefore = asked;
+    panel.releaseRedraw();
+    QTRY_VERIFY_WITH_TIMEOUT(panel.redrawCount() == before + 1, 5000);
+    QCOMPARE(asked, askedBefore);  // drawn because delivered, not at the longest wait
+    QTRY_COMPARE(panel.charts()->pointCount(ChartKind::LossVsStep, id), 1);  // a chart a turn
+
+    QElapsedTimer waited;
+    waited.start();
+    model.appendLosses(id, {{2, 0.9}});
+    QTRY_VERIFY_WITH_TIMEOUT(panel.redrawCount() == before + 2, 5000);
+    QVERIFY2(waited.elapsed() >= 200, qPrintable(QString::number(waited.elapsed())));
+    QVERIFY(asked > askedBefore);
   }
   void exportsPngSvgPdf() {
     RunModel model;

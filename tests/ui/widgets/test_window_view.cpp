@@ -10,6 +10,7 @@
 #include <QStatusBar>
 #include <QTest>
 
+#include "base/session/run_model.h"
 #include "ui/charts/run_charts.h"
 #include "ui/widgets/attack_view.h"
 #include "ui/widgets/chart_panel.h"
@@ -87,6 +88,49 @@ class TestWindowView : public QObject {
     QVERIFY(w.statusBar()->isVisible());
     // Every dock where it was, shown or hidden, at its size.
     QTRY_COMPARE(docks(w), before);
+  }
+
+  // A tab hidden behind another does no work when the runs change, and is up to date the
+  // moment it is shown: the Attack tab behind the charts, the charts behind the Attack tab.
+  void aHiddenTabWaitsUntilShown() {
+    MainWindow w(MainWindow::startupOptions(false, true));
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.showTab(QStringLiteral("Charts")));
+    AttackView* attack = w.attackView();
+    QVERIFY(!attack->isVisible());
+    QTest::qWait(400);  // what the window's start asked for is done
+    const int refreshes = attack->refreshCount();
+    RunRecord run;
+    run.name = QStringLiteral("added behind the charts");
+    run.status = RunStatus::Done;
+    const int id = w.runModel()->addRun(run);
+    QTest::qWait(600);  // more than the tab's 250 ms
+    QCOMPARE(attack->refreshCount(), refreshes);
+    QVERIFY(!attack->summaryText().contains(run.name));
+    attack->setRuns({id});  // the run selected in the Runs table: the tab still waits
+    QCOMPARE(attack->refreshCount(), refreshes);
+    const int redraws = w.chartPanel()->redrawCount();
+    QVERIFY(w.chartPanel()->redrawCount() > 0);
+    QVERIFY(w.showTab(QStringLiteral("Attack")));
+    QCOMPARE(attack->refreshCount(), refreshes + 1);
+    QVERIFY2(attack->summaryText().contains(run.name), qPrintable(attack->summaryText()));
+    QCOMPARE(attack->shownRuns(), QList<int>{id});
+    // Shown, the tab follows the runs again; the charts, hidden now, wait in turn.
+    w.runModel()->rename(id, QStringLiteral("renamed while shown"));
+    QTRY_VERIFY(attack->summaryText().contains(QStringLiteral("renamed while shown")));
+    const int redrawsHidden = w.chartPanel()->redrawCount();
+    QVERIFY(redrawsHidden >= redraws);
+    w.runModel()->rename(id, QStringLiteral("renamed behind the Attack tab"));
+    QTest::qWait(400);
+    QCOMPARE(w.chartPanel()->redrawCount(), redrawsHidden);
+    QVERIFY(w.showTab(QStringLiteral("Charts")));
+    QCOMPARE(w.chartPanel()->redrawCount(), redrawsHidden + 1);
+    QStringList names;  // every chart's series, drawn at once on being shown
+    for (ChartKind kind : kAllChartKinds)
+      for (QAbstractSeries* series : w.chartPanel()->charts()->chart(kind)->series())
+        names << series->name();
+    QCOMPARE(names.count(QStringLiteral("renamed behind the Attack tab")), 2 * kChartKindCount);
   }
 
   void oneTextSizeScalesEveryChart() {
