@@ -34,16 +34,16 @@
 // (the calibrations' first repetition is cold: 0.72 → 0.44 s and 2.89 → 2.07 s).
 // Again 2026-11-27, medians of 5, each build alone under the lock, f6ac158 → main (wall s):
 // circle-clip 0.227 → 0.095 (0.114 in a second set), circle-tanh 0.246 → 0.122, circle-clip-7
-// 0.297 → 0.115 (0.224 in a first set, unlocked work running beside it), circle-tanh-7 0.333 → 0.135 (0.160), decay-600 0.275 → 0.165, const-14040
-// 0.564 → 0.564, fmnist-15000 1.194 → 0.512, calib-circle 0.557 → 0.224, calib-fmnist 0.906 →
-// 0.699 (cold first repetitions: calib-circle 0.774 → 0.349, calib-fmnist 4.66 → 1.87); ε as above.
-// Where the time went on main (perf, circle-*-7): the one-step discretisations (erfc, exp,
-// log: ~40%), kissfft (~40%: every step's spectrum again each time a growing run needed a
-// longer FFT), mgfBlocks 6%; fmnist: kissfft 42%, powers of spectra 18%, discretisation 13%.
-// Now a run's steps are folded at an FFT length that only grows (a longer one re-transforms
-// the composition so far, not every step), and a step whose loss spreads more widely than the
-// first is discretised on a coarser grid of its own: kissfft ~30%, discretisation ~30%,
-// mgfBlocks 9%, powers 7%.
+// 0.297 → 0.115 (0.224 in a first set, unlocked work running beside it), circle-tanh-7 0.333 →
+// 0.135 (0.160), decay-600 0.275 → 0.165, const-14040 0.564 → 0.564, fmnist-15000 1.194 → 0.512,
+// calib-circle 0.557 → 0.224, calib-fmnist 0.906 → 0.699 (cold first repetitions: calib-circle
+// 0.774 → 0.349, calib-fmnist 4.66 → 1.87); ε as above. Where the time went on f6ac158 (perf,
+// circle-*-7): the one-step discretisations (erfc, exp, log: ~40%), kissfft (~40%: every step's
+// spectrum again each time a growing run needed a longer FFT), mgfBlocks 6%; fmnist: kissfft 42%,
+// powers of spectra 18%, discretisation 13%. Now a run's steps are folded at an FFT length that
+// only grows (a longer one re-transforms the composition so far, not every step), and a step whose
+// loss spreads more widely than the first is discretised on a coarser grid of its own: kissfft
+// ~30%, discretisation ~30%, mgfBlocks 9%, powers 7%.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
