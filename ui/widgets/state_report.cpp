@@ -8,6 +8,8 @@
 #include <QSaveFile>
 #include <QScreen>
 #include <QSlider>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTimer>
 
 #include "base/session/run_model.h"
@@ -43,6 +45,19 @@ QJsonArray runsJson(MainWindow* w) {
         {"onCharts", w->chartPanel()->charts()->pointCount(ChartKind::AccuracyVsEpoch, run.id)}});
   }
   return runs;
+}
+
+// The central tab in front, and where the Charts tab's label is (a script clicks it).
+QJsonObject tabsJson(MainWindow* w) {
+  QTabWidget* tabs = w->centralTabs();
+  QJsonObject json{{"current", tabs->tabText(tabs->currentIndex()).remove(QLatin1Char('&'))}};
+  const int charts = tabs->indexOf(w->chartPanel());
+  if (charts >= 0) {
+    const QRect rect = tabs->tabBar()->tabRect(charts);
+    json.insert("charts",
+                rectJson(QRect(tabs->tabBar()->mapToGlobal(rect.topLeft()), rect.size())));
+  }
+  return json;
 }
 
 QJsonValue dialogJson() {
@@ -94,6 +109,7 @@ QJsonObject StateReport::state() const {
           {"dialog", dialogJson()},
           {"noise", noiseJson},
           {"lesson", lessonJson(w)},
+          {"tabs", tabsJson(w)},
           {"runs", runsJson(w)}};
 }
 

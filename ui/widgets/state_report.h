@@ -7,7 +7,8 @@
 //   global pixels, whether it is whole in the Experiment panel's view, and that view's rectangle),
 //   lesson {question, answer (empty while hidden), answerButton {x, y, width, height}}, runs [{id,
 //   name, dataset, status, visible, evals, onCharts}] (onCharts: points the accuracy chart draws
-//   for it).
+//   for it; a Charts tab behind another draws when shown), tabs {current (the central tab in
+//   front), charts {x, y, width, height} (the Charts tab's label)}.
 #pragma once
 
 #include <QJsonObject>
