@@ -22,7 +22,25 @@ int RunModel::columnCount(const QModelIndex& parent) const {
 }
 
 QVariant RunModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  if (orientation != Qt::Horizontal) return {};
+  if (role == Qt::ToolTipRole) {
+    switch (section) {
+      case ParametersColumn:
+        return tr("The settings in which this run differs from the others");
+      case AccuracyColumn:
+        return tr("Final test accuracy (the last evaluation)");
+      case EpsilonColumn:
+        return tr(
+            "The run's ε at its last evaluation; its δ, accountant and sampling "
+            "assumption are in its tooltip and in the Privacy budget panel");
+      case ClassesColumn:
+        return tr("Test accuracy of the worst and of the best class");
+      case TimeColumn:
+        return tr("Training time");
+    }
+    return {};
+  }
+  if (role != Qt::DisplayRole) return {};
   switch (section) {
     case NameColumn:
       return tr("Run");
@@ -31,11 +49,11 @@ QVariant RunModel::headerData(int section, Qt::Orientation orientation, int role
     case ParametersColumn:
       return tr("Differs");
     case AccuracyColumn:
-      return tr("Test accuracy");
+      return tr("Test\naccuracy");
     case EpsilonColumn:
       return tr("ε");
     case ClassesColumn:
-      return tr("Worst / best class");
+      return tr("Worst /\nbest class");
     case TimeColumn:
       return tr("Time");
   }

@@ -204,7 +204,7 @@ void MainWindow::buildDocks() {
   auto* help = new QTextBrowser;
   help->setSource(QUrl(QStringLiteral("qrc:/help/dpsgd.html")));
   help->setOpenExternalLinks(true);
-  auto* helpDock = new QDockWidget(tr("Help: DP-SGD in one page"), this);
+  auto* helpDock = new QDockWidget(tr("Help"), this);
   helpDock->setObjectName(QStringLiteral("helpDock"));
   helpDock->setWidget(help);
   addDockWidget(Qt::RightDockWidgetArea, helpDock);

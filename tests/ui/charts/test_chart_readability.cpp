@@ -209,6 +209,7 @@ class TestChartReadability : public QObject {
     QTRY_VERIFY2_WITH_TIMEOUT(!anyElided(w, &elidedText), qPrintable(elidedText), 5000);
     checkCharts(w);
     checkRunsHeader(w);
+    if (!longNames) checkRunsFit(w);
     checkAttackerSentence(w);
     checkDockTabs(w);
   }
@@ -335,7 +336,8 @@ class TestChartReadability : public QObject {
   }
 
   // The tabs of the tabified docks (Model view, Help, Gradient norms) are each wide enough for
-  // their whole title; when together they are wider than the dock, the bar scrolls.
+  // their whole title; when together they are wider than the dock, the bar scrolls. The
+  // first two fit side by side.
   void checkDockTabs(MainWindow& w) {
     const auto bars = w.findChildren<QTabBar*>(QString(), Qt::FindDirectChildrenOnly);
     int tabs = 0;
@@ -349,6 +351,12 @@ class TestChartReadability : public QObject {
                                 .arg(text)
                                 .arg(bar->tabRect(i).width())
                                 .arg(needed)));
+        // The first two (Model view, Help) are in view side by side, without scrolling.
+        QVERIFY2(i >= 2 || bar->tabRect(i).right() < bar->width(),
+                 qPrintable(QStringLiteral("tab '%1' ends at %2 of a %3 px bar")
+                                .arg(text)
+                                .arg(bar->tabRect(i).right())
+                                .arg(bar->width())));
       }
     }
     QVERIFY2(tabs >= 2, "expected the tabified Model view and Help docks");
@@ -356,16 +364,41 @@ class TestChartReadability : public QObject {
 
   void checkRunsHeader(MainWindow& w) {
     QHeaderView* header = w.runsView()->table()->horizontalHeader();
-    for (int column : {int(RunModel::AccuracyColumn), int(RunModel::EpsilonColumn)}) {
+    for (int column : {int(RunModel::AccuracyColumn), int(RunModel::EpsilonColumn),
+                       int(RunModel::ClassesColumn)}) {
       const QString text =
           w.runModel()->headerData(column, Qt::Horizontal, Qt::DisplayRole).toString();
-      const int needed = QFontMetrics(header->font()).horizontalAdvance(text);
+      // A header of two lines needs the width of its longer line.
+      int needed = 0;
+      for (const QString& line : text.split(QLatin1Char('\n')))
+        needed = std::max(needed, QFontMetrics(header->font()).horizontalAdvance(line));
       QVERIFY2(header->sectionSize(column) >= needed + 4,
                qPrintable(QStringLiteral("%1: %2 < %3")
                               .arg(text)
                               .arg(header->sectionSize(column))
                               .arg(needed)));
     }
+  }
+
+  // With a lesson's run names, the columns a class reads at a glance (the run, its status,
+  // how it differs, its accuracy and its ε) are in view without scrolling sideways; the worst
+  // and best class and the time may need the scroll bar in a 1024-pixel window in
+  // presentation mode.
+  void checkRunsFit(MainWindow& w) {
+    QTableView* table = w.runsView()->table();
+    QHeaderView* header = table->horizontalHeader();
+    QStringList sizes;
+    for (int column = 0; column < header->count(); ++column)
+      sizes << QStringLiteral("%1 %2")
+                   .arg(
+                       w.runModel()->headerData(column, Qt::Horizontal, Qt::DisplayRole).toString())
+                   .arg(header->sectionSize(column));
+    const QString what = QStringLiteral("columns %1 in a %2 px view")
+                             .arg(sizes.join(QStringLiteral(", ")))
+                             .arg(table->viewport()->width());
+    const int epsilonEnd = header->sectionPosition(RunModel::EpsilonColumn) +
+                           header->sectionSize(RunModel::EpsilonColumn);
+    QTRY_VERIFY2_WITH_TIMEOUT(epsilonEnd <= table->viewport()->width(), qPrintable(what), 5000);
   }
 
   // Every line of the sentence is in view. Sideways it is checked from 1280 pixels up: at
