@@ -25,7 +25,6 @@
 #include "base/io/privacy_preview.h"
 #include "core/common/errors.h"
 #include "core/data/registry.h"
-#include "ui/widgets/control_values.h"
 #include "ui/widgets/parameter_slider.h"
 
 namespace epsilon::ui {
@@ -46,6 +45,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   layout->addWidget(buildModelGroup());
   layout->addWidget(buildPrivacyGroup());
   layout->addWidget(buildTrainingGroup());
+  fillChoiceCombos();
 
   m_issues = new QLabel(this);
   m_issues->setObjectName(QStringLiteral("configIssues"));
@@ -184,18 +184,13 @@ void ExperimentPanel::refreshModel() {
 }
 
 void ExperimentPanel::refreshDerived() {
+  const train::ExperimentConfig c = config();
   const long long n = trainSize();
-  if (n > 0) {
-    const train::ExperimentConfig c = config();
-    m_lotInfo->setText(samplingLine(c, n));
-  }
-  const bool noisy =
-      currentEnum<privacy::PrivatizerKind>(m_privatizer) != privacy::PrivatizerKind::None;
-  const bool constant =
-      currentEnum<privacy::NoiseDecay>(m_schedule) == privacy::NoiseDecay::Constant;
+  if (n > 0) m_lotInfo->setText(samplingLine(c, n));
+  const bool noisy = c.privacy.privatizer.kind != privacy::PrivatizerKind::None;
+  const bool constant = c.privacy.noise.decay == privacy::NoiseDecay::Constant;
   m_sigma->setEnabled(noisy && !m_targetMode->isChecked());
-  m_momentum->setEnabled(currentEnum<optim::OptimizerKind>(m_optimizer) ==
-                         optim::OptimizerKind::Momentum);
+  m_momentum->setEnabled(c.optimizer.options.kind == optim::OptimizerKind::Momentum);
   m_decayRate->setEnabled(!constant);
   m_targetMode->setEnabled(noisy);  // a schedule is calibrated through σ₀ (run_planning.h)
 }

@@ -104,6 +104,17 @@ class ExperimentPanel : public QWidget {
   // call replaces an earlier `then` that has not run yet.
   void whenCalibrated(std::function<void()> then);
 
+  // The controls that show one field of the experiment schema each, by the field's name
+  // (core/train/experiment_schema.h): the one list of them. Loaded and read back through the
+  // field's accessors and flagged by the checks; a combo of a choice field lists the field's
+  // choices in the schema's order, each item carrying the choice's word (its text is the
+  // panel's label for it). Bound by hand, for rules of their own: the data set (a folder is
+  // loaded as a job first, and choosing one applies its defaults), the clip norm (shown by C
+  // or, for adaptive clipping, C₀) and σ (0 for a baseline chosen here, calibrated by "Fix ε").
+  std::vector<std::pair<const char*, QWidget*>> boundControls() const;
+  ParameterSlider* initialClipSlider() const { return m_adaptiveC0; }  // adaptive clipping's C₀
+  QCheckBox* liveModeBox() const { return m_live; }
+
  Q_SIGNALS:
   // Any parameter moved (also during a slider drag): the privacy readout follows it.
   void configChanged();
@@ -138,21 +149,13 @@ class ExperimentPanel : public QWidget {
   static train::ExperimentConfig datasetDefaults(const data::DatasetInfo& info);
   train::ExperimentConfig openingConfig() const;
   QString loadConfig(const train::ExperimentConfig& config);
-  void loadModelGroup(const train::ExperimentConfig& config);
-  void writeModelGroup(train::ExperimentConfig& config) const;
-  void loadPrivatizer(const train::PrivacyConfig& config);
-  void writePrivatizer(train::PrivacyConfig& config) const;
-  void loadNoiseAndAccounting(const train::PrivacyConfig& config);
-  void writeNoiseAndAccounting(train::PrivacyConfig& config) const;
-  void loadTrainingGroup(const train::TrainingConfig& config);
-  void writeTrainingGroup(train::TrainingConfig& config) const;
-  // The controls that show one field of the experiment schema each (by the field's name,
-  // core/train/experiment_schema.h): loaded and read back through the field's accessors and
-  // flagged by the checks. The other controls (data set, network, privatizer and σ, choices,
-  // δ, seed) have rules of their own and are bound group by group.
-  std::vector<std::pair<const char*, QWidget*>> boundControls() const;
   void loadBound(const train::ExperimentConfig& config);
   void writeBound(train::ExperimentConfig& config) const;
+  // The clip norm and σ, bound by hand: see boundControls.
+  void loadClipAndNoise(const train::PrivacyConfig& config);
+  void writeClipAndNoise(train::PrivacyConfig& config, privacy::PrivatizerKind loaded) const;
+  // Gives each combo bound to a choice field one item per choice (boundControls).
+  void fillChoiceCombos();
   void revealInScrollArea(QWidget* control);  // scrolls the dock's scroll area to it
   void applyDatasetDefaults();                // the user chose a data set
   void undoDatasetDefaults();
@@ -184,6 +187,9 @@ class ExperimentPanel : public QWidget {
   bool m_stepConfigDropQueued = false;
   train::ExperimentConfig m_beforeDefaults;  // what Undo restores after a data set's defaults
   std::vector<data::DatasetInfo> m_datasets;
+  // What a combo of a choice field shows for a word (fillChoiceCombos); a word not listed
+  // shows as itself.
+  std::map<const QComboBox*, std::map<std::string, QString>> m_choiceLabels;
   QLabel* m_defaultsNote = nullptr;
   QPushButton* m_undoDefaults = nullptr;
   QComboBox* m_dataset = nullptr;

@@ -20,9 +20,7 @@ QWidget* ExperimentPanel::controlFor(const std::string& field) const {
     return control;
   }
   const std::pair<const char*, QWidget*> others[] = {
-      {"privacy.delta", m_delta},
-      {"privacy.noise_multiplier", m_sigma->spinBox()},
-      {"privacy.clip_norm", m_clip->spinBox()}};
+      {"privacy.noise_multiplier", m_sigma->spinBox()}, {"privacy.clip_norm", m_clip->spinBox()}};
   for (const auto& [name, widget] : others)
     if (field == name) return widget;
   return nullptr;

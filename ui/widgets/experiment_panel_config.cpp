@@ -1,5 +1,6 @@
 // ExperimentPanel: loading a config into the controls and reading it back: the controls that
-// show one schema field each through the binding table (boundControls), the rest group by group.
+// show one schema field each through the binding table (boundControls), then the clip norm and
+// σ by hand.
 // The panel keeps the config it last loaded (or the defaults a data set opened with) and config()
 // starts from it, each group writing only the fields it has controls for; a control that shows
 // a loaded value rounded or clamped hands back the loaded value until the user changes it, so a
@@ -30,6 +31,60 @@ namespace {
 
 double sliderValue(const ParameterSlider* slider, double loaded) {
   return valueOrLoaded(slider->spinBox(), loaded);
+}
+
+double numberOf(const train::FieldValue& value) {
+  return std::holds_alternative<long long>(value) ? static_cast<double>(std::get<long long>(value))
+                                                  : std::get<double>(value);
+}
+
+// A combo's items carry a choice's word, or a number (δ): selects the item carrying `value`,
+// adding a number not listed yet.
+void selectValue(QComboBox* combo, const train::FieldValue& value) {
+  if (const auto* word = std::get_if<std::string>(&value)) {
+    const int index = combo->findData(QString::fromStdString(*word));
+    if (index >= 0) combo->setCurrentIndex(index);  // the combo lists the field's choices
+    return;
+  }
+  const double number = numberOf(value);
+  if (combo->findData(number) < 0) combo->addItem(formatDelta(number), number);
+  combo->setCurrentIndex(combo->findData(number));
+}
+
+// Shows a field's value in the control bound to it (ExperimentPanel::boundControls).
+void showValue(QWidget* control, const train::FieldValue& value) {
+  if (auto* check = qobject_cast<QCheckBox*>(control))
+    check->setChecked(std::get<bool>(value));
+  else if (auto* combo = qobject_cast<QComboBox*>(control))
+    selectValue(combo, value);
+  else if (auto* integer = qobject_cast<QSpinBox*>(control))  // a seed beyond int's: clamped
+    integer->setValue(static_cast<int>(
+        std::clamp<long long>(std::get<long long>(value), integer->minimum(), integer->maximum())));
+  else if (auto* slider = qobject_cast<ParameterSlider*>(control))
+    slider->setValue(numberOf(value));
+  else if (auto* box = qobject_cast<QDoubleSpinBox*>(control))
+    box->setValue(numberOf(value));
+}
+
+// The value the control holds for its field: `loaded` while it still shows it as loading it
+// displayed it (rounded or clamped), else what the user set.
+train::FieldValue shownOrLoaded(const QWidget* control, const train::FieldValue& loaded) {
+  if (const auto* check = qobject_cast<const QCheckBox*>(control)) return check->isChecked();
+  if (const auto* combo = qobject_cast<const QComboBox*>(control)) {
+    const QVariant data = combo->currentData();
+    if (!data.isValid()) return loaded;
+    if (std::holds_alternative<std::string>(loaded)) return data.toString().toStdString();
+    return data.toDouble();
+  }
+  if (const auto* box = qobject_cast<const QSpinBox*>(control))
+    return valueOrLoaded(box, std::get<long long>(loaded));
+  double value = numberOf(loaded);
+  if (const auto* slider = qobject_cast<const ParameterSlider*>(control))
+    value = sliderValue(slider, value);
+  else if (const auto* box = qobject_cast<const QDoubleSpinBox*>(control))
+    value = valueOrLoaded(box, value);
+  if (std::holds_alternative<long long>(loaded)) return static_cast<long long>(std::llround(value));
+  return value;
 }
 
 }  // namespace
@@ -64,11 +119,9 @@ void ExperimentPanel::holdStepConfig() {
 train::ExperimentConfig ExperimentPanel::buildConfig() const {
   train::ExperimentConfig c = m_base;
   if (const auto* info = currentDataset()) c.dataset.name = info->name;
-  writeModelGroup(c);
-  writePrivatizer(c.privacy);
-  writeNoiseAndAccounting(c.privacy);
-  writeTrainingGroup(c.training);
+  const privacy::PrivatizerKind loaded = c.privacy.privatizer.kind;
   writeBound(c);
+  writeClipAndNoise(c.privacy, loaded);
   return c;
 }
 
@@ -100,11 +153,8 @@ QString ExperimentPanel::loadConfig(const train::ExperimentConfig& c) {
   }
   m_loading = true;  // a data set chosen here is loaded, not chosen: no defaults applied
   m_dataset->setCurrentIndex(index);
-  loadModelGroup(c);
-  loadPrivatizer(c.privacy);
-  loadNoiseAndAccounting(c.privacy);
-  loadTrainingGroup(c.training);
   loadBound(c);
+  loadClipAndNoise(c.privacy);
   m_base = c;
   m_loading = false;
   m_stepConfig.reset();
@@ -112,33 +162,21 @@ QString ExperimentPanel::loadConfig(const train::ExperimentConfig& c) {
   return {};
 }
 
-void ExperimentPanel::loadModelGroup(const train::ExperimentConfig& c) {
-  const int model = m_model->findData(QString::fromStdString(c.model.preset));
-  if (model >= 0) m_model->setCurrentIndex(model);
-  selectEnum(m_optimizer, c.optimizer.options.kind);
+void ExperimentPanel::loadClipAndNoise(const train::PrivacyConfig& c) {
+  m_clip->setValue(c.privatizer.clipNorm);
+  m_adaptiveC0->setValue(c.privatizer.clipNorm);
+  // A baseline saved with σ = 0 leaves the slider where it was, for when clipping is chosen.
+  if (c.privatizer.kind != privacy::PrivatizerKind::None || c.noise.initial > 0)
+    m_sigma->setValue(c.noise.initial);
+  m_targetMode->setChecked(false);
 }
 
-void ExperimentPanel::writeModelGroup(train::ExperimentConfig& c) const {
-  if (const QVariant preset = m_model->currentData(); preset.isValid())
-    c.model.preset = preset.toString().toStdString();
-  c.optimizer.options.kind = currentEnum<optim::OptimizerKind>(m_optimizer);
-}
-
-void ExperimentPanel::loadPrivatizer(const train::PrivacyConfig& c) {
-  const auto& p = c.privatizer;
-  selectEnum(m_privatizer, p.kind);
-  m_clip->setValue(p.clipNorm);
-  m_adaptiveC0->setValue(p.clipNorm);
-  selectEnum(m_clipPolicy, p.clipPolicy);
-}
-
-void ExperimentPanel::writePrivatizer(train::PrivacyConfig& c) const {
+// After writeBound: the privatizer is the one chosen, `loaded` the one loaded.
+void ExperimentPanel::writeClipAndNoise(train::PrivacyConfig& c,
+                                        privacy::PrivatizerKind loaded) const {
   auto& p = c.privatizer;
-  const privacy::PrivatizerKind loaded = p.kind;
-  p.kind = currentEnum<privacy::PrivatizerKind>(m_privatizer);
   const bool adaptive = p.kind == privacy::PrivatizerKind::Adaptive;
   p.clipNorm = sliderValue(adaptive ? m_adaptiveC0 : m_clip, p.clipNorm);
-  p.clipPolicy = currentEnum<privacy::ClipUpdatePolicy>(m_clipPolicy);
   // The baseline chosen here has no noise; a loaded one keeps the σ it was loaded with.
   if (p.kind != privacy::PrivatizerKind::None)
     c.noise.initial = sliderValue(m_sigma, c.noise.initial);
@@ -146,98 +184,56 @@ void ExperimentPanel::writePrivatizer(train::PrivacyConfig& c) const {
     c.noise.initial = 0.0;
 }
 
-void ExperimentPanel::loadNoiseAndAccounting(const train::PrivacyConfig& c) {
-  // A baseline saved with σ = 0 leaves the slider where it was, for when clipping is chosen.
-  if (c.privatizer.kind != privacy::PrivatizerKind::None || c.noise.initial > 0)
-    m_sigma->setValue(c.noise.initial);
-  m_targetMode->setChecked(false);
-  selectEnum(m_schedule, c.noise.decay);
-  int delta = m_delta->findData(c.delta);
-  if (delta < 0) {
-    m_delta->addItem(formatDelta(c.delta), c.delta);
-    delta = m_delta->count() - 1;
-  }
-  m_delta->setCurrentIndex(delta);
-  selectEnum(m_accountant, c.accountant);
-  selectEnum(m_sampling, c.sampling);
-}
-
-void ExperimentPanel::writeNoiseAndAccounting(train::PrivacyConfig& c) const {
-  c.noise.decay = currentEnum<privacy::NoiseDecay>(m_schedule);
-  if (const QVariant delta = m_delta->currentData(); delta.isValid()) c.delta = delta.toDouble();
-  c.accountant = currentEnum<privacy::AccountantKind>(m_accountant);
-  c.sampling = currentEnum<train::SamplingKind>(m_sampling);
-}
-
-void ExperimentPanel::loadTrainingGroup(const train::TrainingConfig& t) {
-  m_seed->setValue(static_cast<int>(std::min<std::uint64_t>(t.seed, m_seed->maximum())));
-}
-
-void ExperimentPanel::writeTrainingGroup(train::TrainingConfig& t) const {
-  // A seed beyond the box's range is shown at its maximum and kept until the box is changed.
-  if (static_cast<std::uint64_t>(m_seed->value()) !=
-      std::min<std::uint64_t>(t.seed, m_seed->maximum()))
-    t.seed = static_cast<std::uint64_t>(m_seed->value());
-}
-
 std::vector<std::pair<const char*, QWidget*>> ExperimentPanel::boundControls() const {
-  return {{"model.pca_dims", m_pcaDims},
+  return {{"model.preset", m_model},
+          {"model.pca_dims", m_pcaDims},
           {"model.pca_noise", m_pcaNoise},
           {"model.pca_sample", m_pcaSample},
-          {"optimizer.learning_rate", m_lr},
-          {"optimizer.momentum", m_momentum},
+          {"privacy.privatizer", m_privatizer},
           {"privacy.per_layer_clip", m_perLayer},
           {"privacy.tanh_c", m_tanhC},
           {"privacy.tanh_k", m_tanhK},
           {"privacy.target_quantile", m_quantile},
           {"privacy.clip_learning_rate", m_clipLr},
+          {"privacy.clip_policy", m_clipPolicy},
+          {"privacy.noise_schedule", m_schedule},
           {"privacy.noise_decay_rate", m_decayRate},
           {"privacy.microbatch_size", m_microbatch},
+          {"privacy.delta", m_delta},
+          {"privacy.accountant", m_accountant},
+          {"privacy.sampling", m_sampling},
           {"privacy.secure_noise", m_secureNoise},
+          {"optimizer.name", m_optimizer},
+          {"optimizer.learning_rate", m_lr},
+          {"optimizer.momentum", m_momentum},
           {"training.lot_size", m_lot},
-          {"training.epochs", m_epochs}};
+          {"training.epochs", m_epochs},
+          {"training.seed", m_seed}};
+}
+
+void ExperimentPanel::fillChoiceCombos() {
+  for (const auto& [name, control] : boundControls()) {
+    auto* combo = qobject_cast<QComboBox*>(control);
+    const train::ExperimentField& field = *train::fieldNamed(name);
+    if (!combo || !field.choices) continue;
+    const auto& labels = m_choiceLabels[combo];
+    for (const std::string& word : field.choices()) {
+      const auto label = labels.find(word);
+      combo->addItem(label != labels.end() ? label->second : QString::fromStdString(word),
+                     QString::fromStdString(word));
+    }
+  }
 }
 
 void ExperimentPanel::loadBound(const train::ExperimentConfig& c) {
-  for (const auto& [name, control] : boundControls()) {
-    const train::ExperimentField& field = *train::fieldNamed(name);
-    const train::FieldValue value = field.get(c);
-    if (auto* check = qobject_cast<QCheckBox*>(control)) {
-      check->setChecked(std::get<bool>(value));
-      continue;
-    }
-    const double number = std::holds_alternative<long long>(value)
-                              ? static_cast<double>(std::get<long long>(value))
-                              : std::get<double>(value);
-    if (auto* slider = qobject_cast<ParameterSlider*>(control))
-      slider->setValue(number);
-    else if (auto* box = qobject_cast<QDoubleSpinBox*>(control))
-      box->setValue(number);
-    else if (auto* box = qobject_cast<QSpinBox*>(control))
-      box->setValue(static_cast<int>(number));
-  }
+  for (const auto& [name, control] : boundControls())
+    showValue(control, train::fieldNamed(name)->get(c));
 }
 
 void ExperimentPanel::writeBound(train::ExperimentConfig& c) const {
   for (const auto& [name, control] : boundControls()) {
     const train::ExperimentField& field = *train::fieldNamed(name);
-    if (const auto* check = qobject_cast<const QCheckBox*>(control)) {
-      field.set(c, check->isChecked());
-      continue;
-    }
-    const train::FieldValue loaded = field.get(c);
-    const bool integer = std::holds_alternative<long long>(loaded);
-    const double before =
-        integer ? static_cast<double>(std::get<long long>(loaded)) : std::get<double>(loaded);
-    double value = before;
-    if (const auto* slider = qobject_cast<const ParameterSlider*>(control))
-      value = sliderValue(slider, before);
-    else if (const auto* box = qobject_cast<const QDoubleSpinBox*>(control))
-      value = valueOrLoaded(box, before);
-    else if (const auto* box = qobject_cast<const QSpinBox*>(control))
-      value = static_cast<double>(valueOrLoaded(box, std::get<long long>(loaded)));
-    field.set(c, integer ? train::FieldValue(static_cast<long long>(std::llround(value)))
-                         : train::FieldValue(value));
+    field.set(c, shownOrLoaded(control, field.get(c)));
   }
 }
 

@@ -14,10 +14,12 @@
 #include <QStackedWidget>
 #include <QVBoxLayout>
 #include <cmath>
+#include <map>
+#include <utility>
 
+#include "base/io/number_format.h"
 #include "core/data/registry.h"
-#include "core/nn/model.h"
-#include "ui/widgets/control_values.h"
+#include "core/train/experiment_schema.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/parameter_slider.h"
 
@@ -33,13 +35,15 @@ ParameterSlider* slider(QWidget* parent, const QString& label, double lo, double
   return s;
 }
 
-// A combo whose items carry their enum (control_values.h), so no code depends on their order.
-template <class Enum>
-QComboBox* combo(QWidget* parent, const std::vector<std::pair<QString, Enum>>& items,
-                 const QString& tip) {
+using Labels = std::map<std::string, QString>;
+
+// A combo of a choice field: its items come from the schema's choices (fillChoiceCombos), and
+// `labels` say what it shows for the words that deserve better words of their own.
+QComboBox* choiceCombo(QWidget* parent, std::map<const QComboBox*, Labels>& registry, Labels labels,
+                       const QString& tip) {
   auto* c = new QComboBox(parent);
-  for (const auto& [text, value] : items) addEnumItem(c, text, value);
   c->setToolTip(tip);
+  registry[c] = std::move(labels);
   return c;
 }
 
@@ -92,28 +96,26 @@ void ExperimentPanel::buildDefaultsNote(QWidget* box, QFormLayout* form) {
 QWidget* ExperimentPanel::buildModelGroup() {
   auto* box = new QGroupBox(tr("Network and optimizer"), this);
   auto* form = new QFormLayout(box);
-  m_model = new QComboBox(box);
-  for (const auto& p : nn::presetNames())
-    m_model->addItem(QString::fromStdString(p), QString::fromStdString(p));
-  m_model->setToolTip(
+  m_model = choiceCombo(
+      box, m_choiceLabels, {},
       tr("The network. tfp-cnn is TensorFlow Privacy's tutorial CNN (the student report's "
          "network); "
          "tfp-cnn-tanh uses tanh, the 'tempered sigmoid' of Papernot et al. 2020; lenet5 is "
          "MindArmour's; mlp and logistic take any input."));
-  m_model->setCurrentIndex(std::max(0, m_model->findData(QStringLiteral("mlp"))));
   form->addRow(tr("Network"), m_model);
   m_modelInfo = new QLabel(box);
   m_modelInfo->setWordWrap(true);
   form->addRow(m_modelInfo);
-  m_optimizer = combo<optim::OptimizerKind>(
-      box,
-      {{tr("SGD"), optim::OptimizerKind::Sgd},
-       {tr("Momentum"), optim::OptimizerKind::Momentum},
-       {tr("Adam"), optim::OptimizerKind::Adam},
-       {tr("Adagrad"), optim::OptimizerKind::Adagrad},
-       {tr("RMSprop"), optim::OptimizerKind::RmsProp}},
-      tr("Applied to the privatized gradient: post-processing, so it costs no privacy "
-         "(Dwork & Roth 2014, Prop. 2.1)."));
+  using optim::OptimizerKind;
+  m_optimizer =
+      choiceCombo(box, m_choiceLabels,
+                  {{optim::optimizerName(OptimizerKind::Sgd), tr("SGD")},
+                   {optim::optimizerName(OptimizerKind::Momentum), tr("Momentum")},
+                   {optim::optimizerName(OptimizerKind::Adam), tr("Adam")},
+                   {optim::optimizerName(OptimizerKind::Adagrad), tr("Adagrad")},
+                   {optim::optimizerName(OptimizerKind::RmsProp), tr("RMSprop")}},
+                  tr("Applied to the privatized gradient: post-processing, so it costs no privacy "
+                     "(Dwork & Roth 2014, Prop. 2.1)."));
   form->addRow(tr("Optimizer"), m_optimizer);
   m_lr = slider(box, tr("Learning rate η"), 1e-4, 2.0, true, 4, 0.15,
                 tr("Step size η: θ ← θ − η·g̃ (Abadi et al. 2016, Alg. 1). Log scale."));
@@ -161,12 +163,12 @@ QWidget* ExperimentPanel::buildPrivacyGroup() {
   auto* box = new QGroupBox(tr("Privacy"), this);
   auto* form = new QFormLayout(box);
   using privacy::PrivatizerKind;
-  m_privatizer = combo<PrivatizerKind>(
-      box,
-      {{tr("L2 clipping"), PrivatizerKind::Clip},
-       {tr("tanh filter"), PrivatizerKind::Tanh},
-       {tr("adaptive clipping"), PrivatizerKind::Adaptive},
-       {tr("none (not private)"), PrivatizerKind::None}},
+  m_privatizer = choiceCombo(
+      box, m_choiceLabels,
+      {{privacy::privatizerName(PrivatizerKind::Clip), tr("L2 clipping")},
+       {privacy::privatizerName(PrivatizerKind::Tanh), tr("tanh filter")},
+       {privacy::privatizerName(PrivatizerKind::Adaptive), tr("adaptive clipping")},
+       {privacy::privatizerName(PrivatizerKind::None), tr("none (not private)")}},
       tr("What bounds each example's influence before the noise:\n"
          "• L2 clipping: g / max(1, ‖g‖₂/C) (Abadi et al. 2016, Alg. 1)\n"
          "• tanh filter: c·tanh(g/k) element-wise (Amian); honest sensitivity c·√P\n"
@@ -183,7 +185,7 @@ QWidget* ExperimentPanel::buildPrivatizerPages(QWidget* parent) {
   m_privatizerPages = new QStackedWidget(parent);
   auto* none = new QLabel(tr("No clipping, no noise: the non-private baseline (ε = ∞)."));
   none->setWordWrap(true);
-  // Each page says which privatizer it belongs to; the combo's item data picks it.
+  // Each page says which privatizer it belongs to (its word); the combo's item data picks it.
   using privacy::PrivatizerKind;
   const std::pair<QWidget*, PrivatizerKind> pages[] = {
       {buildClipPage(), PrivatizerKind::Clip},
@@ -191,7 +193,7 @@ QWidget* ExperimentPanel::buildPrivatizerPages(QWidget* parent) {
       {buildAdaptivePage(), PrivatizerKind::Adaptive},
       {none, PrivatizerKind::None}};
   for (const auto& [page, kind] : pages) {
-    page->setProperty("privatizer", static_cast<int>(kind));
+    page->setProperty("privatizer", QString::fromStdString(privacy::privatizerName(kind)));
     m_privatizerPages->addWidget(page);
   }
   return m_privatizerPages;
@@ -244,11 +246,12 @@ QWidget* ExperimentPanel::buildAdaptivePage() {
       page, tr("Clip rate η_C"), 1e-4, 1.0, true, 4, 0.2,
       tr("How fast C moves: geometric C ← C·exp(−η_C(b̃ − γ)), linear C ← C − η_C(b̃ − γ), b̃ the "
          "noisy unclipped fraction."));
+  using privacy::ClipUpdatePolicy;
   m_clipPolicy =
-      combo<privacy::ClipUpdatePolicy>(page,
-                                       {{tr("Geometric"), privacy::ClipUpdatePolicy::Geometric},
-                                        {tr("Linear"), privacy::ClipUpdatePolicy::Linear}},
-                                       tr("The update rule of the clip norm."));
+      choiceCombo(page, m_choiceLabels,
+                  {{privacy::clipPolicyName(ClipUpdatePolicy::Geometric), tr("Geometric")},
+                   {privacy::clipPolicyName(ClipUpdatePolicy::Linear), tr("Linear")}},
+                  tr("The update rule of the clip norm."));
   l->addRow(m_adaptiveC0);
   l->addRow(m_quantile);
   l->addRow(m_clipLr);
@@ -283,12 +286,12 @@ void ExperimentPanel::addNoiseRows(QWidget* box, QFormLayout* form) {
     m_sigma->setEnabled(!on);
   });
   using privacy::NoiseDecay;
-  m_schedule = combo<NoiseDecay>(
-      box,
-      {{tr("Constant"), NoiseDecay::Constant},
-       {tr("Time decay"), NoiseDecay::Time},
-       {tr("Step decay"), NoiseDecay::Step},
-       {tr("Exp decay"), NoiseDecay::Exp}},
+  m_schedule = choiceCombo(
+      box, m_choiceLabels,
+      {{privacy::noiseDecayName(NoiseDecay::Constant), tr("Constant")},
+       {privacy::noiseDecayName(NoiseDecay::Time), tr("Time decay")},
+       {privacy::noiseDecayName(NoiseDecay::Step), tr("Step decay")},
+       {privacy::noiseDecayName(NoiseDecay::Exp), tr("Exp decay")}},
       tr("MindArmour's decaying noise: Time σ_t = σ₀/(1+ρt); Step σ_t = σ₀(1−ρ)^t; Exp "
          "σ_t = σ₀e^(−ρt). Less noise later costs more privacy: the accountant composes "
          "every σ_t."));
@@ -314,23 +317,25 @@ void ExperimentPanel::addAccountingRows(QWidget* box, QFormLayout* form) {
          "micro-batch (MindArmour's micro_batches). m = 1 is per-example."));
   form->addRow(tr("Micro-batch m"), m_microbatch);
   m_delta = new QComboBox(box);
-  for (int e = 3; e <= 9; ++e) m_delta->addItem(QStringLiteral("1e-%1").arg(e), std::pow(10.0, -e));
+  for (int e = 3; e <= 9; ++e)
+    m_delta->addItem(formatDelta(std::pow(10.0, -e)), std::pow(10.0, -e));
   m_delta->setToolTip(tr(
       "δ: the probability the ε bound may fail. Keep it well below 1/N; the default is the largest "
       "power of ten below 1/N."));
   form->addRow(tr("δ"), m_delta);
-  m_accountant = combo<privacy::AccountantKind>(
-      box,
-      {{tr("RDP"), privacy::AccountantKind::Rdp},
-       {tr("Tight (PLD)"), privacy::AccountantKind::Pld}},
+  using privacy::AccountantKind;
+  m_accountant = choiceCombo(
+      box, m_choiceLabels,
+      {{privacy::accountantKindName(AccountantKind::Rdp), tr("RDP")},
+       {privacy::accountantKindName(AccountantKind::Pld), tr("Tight (PLD)")}},
       tr("RDP: Rényi DP of the subsampled Gaussian (Mironov 2017; Mironov, Talwar & Zhang 2019), "
          "fast and standard. Tight: the privacy loss distribution composed numerically (Koskela "
          "et al. 2020), never above RDP and often below."));
   form->addRow(tr("Accountant"), m_accountant);
-  m_sampling = combo<train::SamplingKind>(
-      box,
-      {{tr("Poisson"), train::SamplingKind::Poisson},
-       {tr("Shuffled batches"), train::SamplingKind::Shuffle}},
+  m_sampling = choiceCombo(
+      box, m_choiceLabels,
+      {{train::samplingName(train::SamplingKind::Poisson), tr("Poisson")},
+       {train::samplingName(train::SamplingKind::Shuffle), tr("Shuffled batches")}},
       tr("Poisson: each example joins a lot with probability q = L/N, as the accountants assume. "
          "Shuffled fixed-size batches are common in practice, but their ε then assumes Poisson "
          "sampling and is labelled so."));
@@ -361,8 +366,7 @@ QWidget* ExperimentPanel::buildTrainingGroup() {
              tr("Passes over the training set: N/L lots each. More epochs, more steps, more ε."));
   form->addRow(m_epochs);
   m_seed = new QSpinBox(box);
-  m_seed->setRange(0, 1000000);
-  m_seed->setValue(1);
+  m_seed->setRange(0, 1000000);  // a larger seed loaded is shown at the maximum and kept
   m_seed->setToolTip(
       tr("The seed of sampling, initialisation and noise: the same seed gives the same run, bit "
          "for bit."));

@@ -1,17 +1,19 @@
 // The Experiment panel reads back what it loaded, offscreen: a rounded or clamped control hands
-// back the loaded value until the user changes it, a change touches only its own field, combo
-// items carry their enum, and choosing a data set (not loading one) applies its defaults with an
-// Undo that restores the panel exactly.
+// back the loaded value until the user changes it, a change touches only its own field, every
+// control of a field is bound through the schema (combos listing its words), and choosing a
+// data set (not loading one) applies its defaults with an Undo that restores the panel exactly.
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QPushButton>
+#include <QSet>
 #include <QSpinBox>
 #include <QTest>
 
 #include "core/train/config_compare.h"
+#include "core/train/experiment_schema.h"
 #include "core/train/teaching_defaults.h"
 #include "spin_box_widths.h"
 #include "ui/widgets/experiment_panel.h"
@@ -83,15 +85,35 @@ class TestPanelConfig : public QObject {
     QCOMPARE(back.optimizer.learningRate, panel.learningRateSlider()->value());
   }
 
-  void combosCarryTheirEnum() {
+  // Each combo of a choice field lists the field's choices in the schema's order, each item
+  // carrying the choice's word, and choosing an item gives the config that word (through the
+  // schema's accessor), whatever its label says. A combo filled by hand (say, with enum numbers)
+  // or a choice missing from it fails here.
+  void choiceCombosListTheSchemasWords() {
     ExperimentPanel panel;
-    // Whatever the order of the items, each one gives the value its data names.
-    for (int i = 0; i < panel.optimizerCombo()->count(); ++i) {
-      panel.optimizerCombo()->setCurrentIndex(i);
-      const auto kind =
-          static_cast<optim::OptimizerKind>(panel.optimizerCombo()->itemData(i).toInt());
-      QCOMPARE(panel.config().optimizer.options.kind, kind);
+    QStringList combos;
+    for (const auto& [name, control] : panel.boundControls()) {
+      const train::ExperimentField* field = train::fieldNamed(name);
+      QVERIFY2(field, name);
+      if (field->type != train::FieldType::Choice) continue;
+      auto* combo = qobject_cast<QComboBox*>(control);
+      QVERIFY2(combo, name);
+      QStringList items, words;
+      for (int i = 0; i < combo->count(); ++i) items << combo->itemData(i).toString();
+      for (const std::string& word : field->choices()) words << QString::fromStdString(word);
+      QCOMPARE(items, words);
+      for (int i = 0; i < combo->count(); ++i) {
+        combo->setCurrentIndex(i);
+        QCOMPARE(QString::fromStdString(std::get<std::string>(field->get(panel.config()))),
+                 words[i]);
+      }
+      combos << QString::fromLatin1(name);
     }
+    combos.sort();
+    QCOMPARE(combos, (QStringList{"model.preset", "optimizer.name", "privacy.accountant",
+                                  "privacy.clip_policy", "privacy.noise_schedule",
+                                  "privacy.privatizer", "privacy.sampling"}));
+    // The panel's labels name the schema's words.
     choose(panel.optimizerCombo(), QStringLiteral("Adam"));
     QCOMPARE(panel.config().optimizer.options.kind, optim::OptimizerKind::Adam);
     choose(panel.privatizerCombo(), QStringLiteral("tanh filter"));
@@ -109,6 +131,43 @@ class TestPanelConfig : public QObject {
     c.privacy.privatizer.kind = privacy::PrivatizerKind::Adaptive;
     QVERIFY(panel.setConfig(c).isEmpty());
     QCOMPARE(panel.privatizerCombo()->currentText(), QStringLiteral("adaptive clipping"));
+  }
+
+  // Every control of the panel that shows a field is reached through the binding table, once,
+  // by a field of the schema; only the controls with rules of their own (experiment_panel.h)
+  // and those of no field are bound by hand. A control added and bound by hand fails here.
+  void everyFieldControlIsBoundThroughTheSchema() {
+    ExperimentPanel panel;
+    QSet<const QWidget*> bound;
+    QSet<QString> names;
+    for (const auto& [name, control] : panel.boundControls()) {
+      QVERIFY2(train::fieldNamed(name), name);
+      QVERIFY2(!names.contains(QString::fromLatin1(name)), name);
+      QVERIFY2(!bound.contains(control), name);
+      names.insert(QString::fromLatin1(name));
+      bound.insert(control);
+    }
+    // The data set (its folder loads first, choosing one applies its defaults), the clip norm
+    // (C or adaptive clipping's C₀) and σ (0 for a baseline, calibrated by "Fix ε"); "Fix ε",
+    // its target and Live mode are no field.
+    const QSet<const QWidget*> byHand = {panel.datasetCombo(),      panel.clipSlider(),
+                                         panel.initialClipSlider(), panel.noiseSlider(),
+                                         panel.targetModeBox(),     panel.targetEpsilonSlider(),
+                                         panel.liveModeBox()};
+    QStringList unbound;
+    int controls = 0;
+    for (QWidget* w : panel.findChildren<QWidget*>()) {
+      if (qobject_cast<ParameterSlider*>(w->parentWidget())) continue;  // a slider's own parts
+      if (!qobject_cast<QComboBox*>(w) && !qobject_cast<QAbstractSpinBox*>(w) &&
+          !qobject_cast<QCheckBox*>(w) && !qobject_cast<ParameterSlider*>(w))
+        continue;
+      ++controls;
+      if (!bound.contains(w) && !byHand.contains(w))
+        unbound << QString::fromLatin1(w->metaObject()->className()) + QStringLiteral(": ") +
+                       w->toolTip().left(40);
+    }
+    QVERIFY2(unbound.isEmpty(), qPrintable(unbound.join(QStringLiteral("; "))));
+    QCOMPARE(controls, static_cast<int>(bound.size() + byHand.size()));
   }
 
   void aBaselineChosenHereHasNoNoise() {
