@@ -49,11 +49,11 @@ QVariant RunModel::headerData(int section, Qt::Orientation orientation, int role
     case ParametersColumn:
       return tr("Differs");
     case AccuracyColumn:
-      return tr("Test\naccuracy");
+      return tr("Test accuracy");
     case EpsilonColumn:
       return tr("ε");
     case ClassesColumn:
-      return tr("Worst /\nbest class");
+      return tr("Worst / best class");
     case TimeColumn:
       return tr("Time");
   }
