@@ -19,6 +19,22 @@
 using epsilon::ui::EvalPoint;
 using epsilon::ui::RunRecord;
 
+namespace {
+// One copy of the arithmetic, not inlined: each inlined copy of a lambda may fuse its
+// multiply-adds differently, and points that differ in their last bits cost Qt Charts' line
+// shape (a stroke of each replaced line, for hovering) up to three times as much. Inlined
+// twice, the whole updates and the one-chart turns below were timed on different data: a
+// one-chart update read nearly as long as a whole update (see docs/ARCHITECTURE.md).
+[[gnu::noinline]] void addPoint(RunRecord& run, int i) {
+  EvalPoint p;
+  p.step = 10 * (i + 1);
+  p.epoch = 0.01 * (i + 1);
+  p.testAccuracy = 0.5 + 0.4 * (1.0 - 1.0 / (1.0 + 0.01 * i)) + 0.001 * run.id;
+  p.epsilon = 0.05 * std::sqrt(i + 1.0) * (1.0 + 0.1 * run.id);
+  run.evals.push_back(p);
+}
+}  // namespace
+
 int main(int argc, char* argv[]) {
   qputenv("QT_QPA_PLATFORM", "offscreen");
   QApplication app(argc, argv);
@@ -27,14 +43,6 @@ int main(int argc, char* argv[]) {
   const int updates = argc > 3 ? std::max(3, atoi(argv[3])) : 30;
   const char* palette[] = {"#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9"};
   std::vector<RunRecord> runs(static_cast<std::size_t>(runCount));
-  const auto addPoint = [](RunRecord& run, int i) {
-    EvalPoint p;
-    p.step = 10 * (i + 1);
-    p.epoch = 0.01 * (i + 1);
-    p.testAccuracy = 0.5 + 0.4 * (1.0 - 1.0 / (1.0 + 0.01 * i)) + 0.001 * run.id;
-    p.epsilon = 0.05 * std::sqrt(i + 1.0) * (1.0 + 0.1 * run.id);
-    run.evals.push_back(p);
-  };
   for (int r = 0; r < runCount; ++r) {
     RunRecord& run = runs[static_cast<std::size_t>(r)];
     run.id = r + 1;

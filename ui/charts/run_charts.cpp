@@ -306,87 +306,55 @@ void RunCharts::removeRun(int id) {
   m_series.erase(it);
 }
 
-namespace {
-
-// QtCharts' cost of adding a series grows with the series a chart has (its theme and axes
-// visit them all), so 10,000 runs took minutes to draw; beyond this many visible runs every
-// k-th one is drawn and the legend says so (the Runs table still lists them all).
-constexpr std::size_t kMaxDrawnRuns = 400;
-
-const std::vector<RunRecord>& drawnRuns(const std::vector<RunRecord>& all,
-                                        std::vector<RunRecord>& thinned, QString& note) {
-  const auto visible = static_cast<std::size_t>(
-      std::count_if(all.begin(), all.end(), [](const RunRecord& r) { return r.visible; }));
-  if (visible <= kMaxDrawnRuns) return all;
-  // A power of two: while an opened session's runs arrive in chunks, the step only doubles
-  // (every run drawn at step 2k was drawn at step k), so the series already drawn are kept
-  // instead of the whole set changing with each chunk.
-  std::size_t step = 2;
-  while (step * kMaxDrawnRuns < visible) step *= 2;
-  std::size_t index = 0;
-  for (const RunRecord& run : all)
-    if (run.visible && index++ % step == 0) thinned.push_back(run);
-  note = QObject::tr(
-             "<div align=\"center\"><i>The charts show %1 of the %2 visible runs (every "
-             "%3th); hide runs to see others.</i></div>")
-             .arg(thinned.size())
-             .arg(visible)
-             .arg(step);
-  return thinned;
-}
-
-}  // namespace
-
-void RunCharts::update(const std::vector<RunRecord>& all, std::optional<ChartKind> only) {
-  std::vector<RunRecord> thinned;
-  QString note;
-  const std::vector<RunRecord>& runs = drawnRuns(all, thinned, note);
-  m_legendHtml = runLegendHtml(runs) + note;
+void RunCharts::update(const std::vector<RunRecord>& runs, std::optional<ChartKind> only) {
+  shareWork(runs, !only || *only == kAllChartKinds.front());
   const auto drawn = [only](ChartKind kind) { return !only || *only == kind; };
-  const bool logEpsilon = wantLogEpsilon(runs);
   for (ChartKind kind : {ChartKind::EpsilonVsEpoch, ChartKind::AccuracyVsEpsilon})
-    if (drawn(kind)) useLogAxis(kind, logEpsilon);
-  if (drawn(ChartKind::LossVsStep)) useLogAxis(ChartKind::LossVsStep, wantLogLoss(runs));
+    if (drawn(kind)) useLogAxis(kind, m_shared.logEpsilon);
+  if (drawn(ChartKind::LossVsStep)) useLogAxis(ChartKind::LossVsStep, m_shared.logLoss);
+  std::vector<const RunRecord*> shown;
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    if (m_shared.drawn[i]) shown.push_back(&runs[i]);
   std::vector<const RunRecord*> fresh;
-  for (const RunRecord& run : runs)
-    if (run.visible && !m_series.count(run.id)) fresh.push_back(&run);
+  for (const RunRecord* run : shown)
+    if (!m_series.count(run->id)) fresh.push_back(run);
   addNewSeries(fresh);
-  std::vector<int> keep;
-  for (const RunRecord& run : runs) {
-    if (!run.visible) continue;
-    keep.push_back(run.id);
-    RunSeries& rs = m_series.at(run.id);
-    for (ChartKind kind : kAllChartKinds) {
-      if (!drawn(kind)) continue;
-      QXYSeries* s = rs.line[static_cast<int>(kind)];
-      const QString name = drawnText(run.name);
-      if (s->name() != name) s->setName(name);
-      QPen pen = s->pen();
-      pen.setColor(QColor(run.color));
-      pen.setStyle(run.status == RunStatus::Diverged || run.status == RunStatus::Failed
-                       ? Qt::DashLine
-                       : Qt::SolidLine);
-      if (s->pen() != pen) {
-        s->setPen(pen);
-        s->setColor(QColor(run.color));
-      }
-      const QList<QPointF> points = onScale(pointsFor(run, kind), kind);
-      showPoints(s, points);
-      const bool marked = kind != ChartKind::LossVsStep && points.size() <= kMarkedPoints;
-      if (s->pointsVisible() != marked) s->setPointsVisible(marked);
-      QXYSeries* end = rs.end[static_cast<int>(kind)];
-      const QList<QPointF> last =
-          points.isEmpty() ? QList<QPointF>{} : QList<QPointF>{points.back()};
-      if (end->name() != name) end->setName(name);
-      end->setColor(QColor(run.color));
-      if (end->points() != last) end->replace(last);
-    }
+  for (const RunRecord* run : shown) {
+    RunSeries& rs = m_series.at(run->id);
+    for (ChartKind kind : kAllChartKinds)
+      if (drawn(kind)) showRun(*run, rs, kind);
   }
   std::vector<int> drop;
   for (const auto& [id, rs] : m_series)
-    if (std::find(keep.begin(), keep.end(), id) == keep.end()) drop.push_back(id);
+    if (std::none_of(shown.begin(), shown.end(),
+                     [id = id](const RunRecord* r) { return r->id == id; }))
+      drop.push_back(id);
   for (int id : drop) removeRun(id);
   fitAxes(only);
+}
+
+void RunCharts::showRun(const RunRecord& run, RunSeries& rs, ChartKind kind) {
+  QXYSeries* s = rs.line[static_cast<int>(kind)];
+  const QString name = drawnText(run.name);
+  if (s->name() != name) s->setName(name);
+  QPen pen = s->pen();
+  pen.setColor(QColor(run.color));
+  pen.setStyle(run.status == RunStatus::Diverged || run.status == RunStatus::Failed
+                   ? Qt::DashLine
+                   : Qt::SolidLine);
+  if (s->pen() != pen) {
+    s->setPen(pen);
+    s->setColor(QColor(run.color));
+  }
+  const QList<QPointF> points = onScale(pointsFor(run, kind), kind);
+  showPoints(s, points);
+  const bool marked = kind != ChartKind::LossVsStep && points.size() <= kMarkedPoints;
+  if (s->pointsVisible() != marked) s->setPointsVisible(marked);
+  QXYSeries* end = rs.end[static_cast<int>(kind)];
+  const QList<QPointF> last = points.isEmpty() ? QList<QPointF>{} : QList<QPointF>{points.back()};
+  if (end->name() != name) end->setName(name);
+  end->setColor(QColor(run.color));
+  if (end->points() != last) end->replace(last);
 }
 
 int RunCharts::pointCount(ChartKind kind, int runId) const {

@@ -52,7 +52,13 @@ class RunCharts : public QObject {
   // and their points replaced in one call each, then the axes fit the data.
   // With `only`, that chart alone (the others keep their points until their turn): the chart
   // panel spreads a live redraw over four event-loop turns, so none holds the GUI thread long.
+  // What the four charts share — which runs are drawn (thinned past kMaxDrawnRuns), the
+  // legend, the log-axis choices — is worked out once per redraw: by a whole update, at a
+  // redraw's first chart (kAllChartKinds.front()), and whenever the runs' ids or visibility
+  // differ from those it was worked out for; the other charts of a redraw reuse it.
   void update(const std::vector<RunRecord>& runs, std::optional<ChartKind> only = std::nullopt);
+  // How many times that shared work was done (tests count it).
+  int sharedWorkCount() const { return m_shared.count; }
   // Large fonts and thick lines for a projector.
   void setPresentationMode(bool on);
   bool presentationMode() const { return m_presentation; }
@@ -102,15 +108,26 @@ class RunCharts : public QObject {
     // in length share one curve and are told apart by where their dots sit (lesson 4).
     std::array<QXYSeries*, kChartKindCount> end{};
   };
+  // What the four charts of one redraw share (update() above).
+  struct SharedWork {
+    std::vector<std::pair<int, bool>> runs;  // the ids and visibility it was worked out for
+    std::vector<char> drawn;                 // per run of `runs`: drawn (thinning keeps it)
+    bool logEpsilon = false;
+    bool logLoss = false;
+    int count = 0;
+  };
+  void shareWork(const std::vector<RunRecord>& runs, bool redo);
   void applyStyle();
   RunSeries& seriesFor(const RunRecord& run);  // its lines, made when new
   void addDots(int runId, RunSeries& series);
   void addNewSeries(const std::vector<const RunRecord*>& fresh);
   void removeRun(int id);
+  void showRun(const RunRecord& run, RunSeries& series, ChartKind kind);  // its points in a chart
   void fitAxes(std::optional<ChartKind> only = std::nullopt);
   // run_charts_log.cpp: the linear or logarithmic ε and loss axes.
-  bool wantLogEpsilon(const std::vector<RunRecord>& runs) const;
-  bool wantLogLoss(const std::vector<RunRecord>& runs) const;
+  // Of the runs marked in `drawn` (SharedWork).
+  bool wantLogEpsilon(const std::vector<RunRecord>& runs, const std::vector<char>& drawn) const;
+  bool wantLogLoss(const std::vector<RunRecord>& runs, const std::vector<char>& drawn) const;
   void useLogAxis(ChartKind kind, bool on);
   void fitLogAxes();
   QAbstractAxis* axisInUse(ChartKind kind, Qt::Orientation orientation) const;
@@ -127,6 +144,7 @@ class RunCharts : public QObject {
   bool m_presentation = false;
   int m_fontStep = 0;
   QString m_legendHtml;
+  SharedWork m_shared;
   QString m_caption;
   QFont m_labelsFont;  // the tick labels' font of the mode; a tiny chart shrinks it (fitTicks)
   AxisScale m_epsilonScale = AxisScale::Automatic;

@@ -52,11 +52,12 @@ std::pair<double, double> decadeRange(double low, double high, double decades) {
 
 }  // namespace
 
-bool RunCharts::wantLogEpsilon(const std::vector<RunRecord>& runs) const {
+bool RunCharts::wantLogEpsilon(const std::vector<RunRecord>& runs,
+                               const std::vector<char>& drawn) const {
   if (m_epsilonScale != AxisScale::Automatic) return m_epsilonScale == AxisScale::Logarithmic;
   double low = std::numeric_limits<double>::infinity(), high = 0;
-  for (const RunRecord& run : runs) {
-    const double eps = run.visible ? finalEpsilon(run) : 0.0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const double eps = drawn[i] ? finalEpsilon(runs[i]) : 0.0;
     if (eps <= 0) continue;
     low = std::min(low, eps);
     high = std::max(high, eps);
@@ -64,15 +65,16 @@ bool RunCharts::wantLogEpsilon(const std::vector<RunRecord>& runs) const {
   return high > 0 && high / low > kLogEpsilonSpan;
 }
 
-bool RunCharts::wantLogLoss(const std::vector<RunRecord>& runs) const {
+bool RunCharts::wantLogLoss(const std::vector<RunRecord>& runs,
+                            const std::vector<char>& drawn) const {
   if (m_lossScale != AxisScale::Automatic) return m_lossScale == AxisScale::Logarithmic;
   // The first loss of a run is about the loss of guessing (ln K nats for K classes); a run
   // far above it has blown up.
   double first = 0, highest = 0;
-  for (const RunRecord& run : runs) {
-    if (!run.visible) continue;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (!drawn[i]) continue;
     bool seen = false;
-    for (const LossPoint& p : run.losses) {
+    for (const LossPoint& p : runs[i].losses) {
       if (!std::isfinite(p.loss)) continue;
       if (!seen) first = std::max(first, p.loss);
       seen = true;

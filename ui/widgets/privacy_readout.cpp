@@ -14,6 +14,7 @@
 #include "core/privacy/privacy_statement.h"
 #include "core/train/config_compare.h"
 #include "ui/charts/drawn_text.h"
+#include "ui/widgets/steady_label.h"
 
 namespace epsilon::ui {
 
@@ -25,11 +26,11 @@ constexpr int kComputingNoteDelayMs = 200;
 
 PrivacyReadout::PrivacyReadout(QWidget* parent)
     : QWidget(parent),
-      m_epsilon(new QLabel(this)),
-      m_label(new QLabel(this)),
-      m_nominal(new QLabel(this)),
-      m_pca(new QLabel(this)),
-      m_sentence(new QLabel(this)),
+      m_epsilon(new SteadyLabel(this)),
+      m_label(new SteadyLabel(this)),
+      m_nominal(new SteadyLabel(this)),
+      m_pca(new SteadyLabel(this)),
+      m_sentence(new SteadyLabel(this)),
       m_chartView(new QChartView(this)),
       m_curve(new QLineSeries),
       m_nominalCurve(new QLineSeries),
@@ -47,23 +48,23 @@ PrivacyReadout::PrivacyReadout(QWidget* parent)
   });
   // No minimum width of its own: its texts wrap to the dock's (a minimum of 330 px was wider
   // than the dock of a 1024-pixel window and cut every line's end).
-  m_epsilon->setObjectName(QStringLiteral("epsilonValue"));
-  m_epsilon->setToolTip(tr(
+  m_epsilon->label()->setObjectName(QStringLiteral("epsilonValue"));
+  m_epsilon->label()->setToolTip(tr(
       "The privacy budget the run will have spent at its end: (ε, δ)-differential privacy for the "
       "whole training set (Dwork et al. 2006). Smaller is more private."));
   m_label->setWordWrap(true);
   m_nominal->setWordWrap(true);
-  m_pca->setObjectName(QStringLiteral("pcaLine"));
+  m_pca->label()->setObjectName(QStringLiteral("pcaLine"));
   m_pca->setWordWrap(true);
-  m_pca->setToolTip(tr(
+  m_pca->label()->setToolTip(tr(
       "pca-mlp's input projection is computed from the data with Gaussian noise (Abadi et al. "
       "2016, "
       "§5) and released once before training: one more DP mechanism, composed with the steps. The "
       "ε above includes it; this is what it costs on its own."));
   m_pca->hide();
-  m_sentence->setObjectName(QStringLiteral("attackerSentence"));
+  m_sentence->label()->setObjectName(QStringLiteral("attackerSentence"));
   m_sentence->setWordWrap(true);
-  m_sentence->setToolTip(
+  m_sentence->label()->setToolTip(
       tr("From the hypothesis-testing view of DP (Kairouz et al. 2015; Dong, Roth & Su 2022): "
          "TPR ≤ min(e^ε·FPR + δ, 1 − e^(−ε)(1 − δ − FPR))."));
 
@@ -115,7 +116,7 @@ void PrivacyReadout::setPresentationMode(bool on) {
   QFont big = font();
   big.setPointSize(on ? 34 : 22);
   big.setBold(true);
-  m_epsilon->setFont(big);
+  m_epsilon->label()->setFont(big);
 }
 
 QString PrivacyReadout::epsilonText() const {
@@ -229,9 +230,19 @@ void PrivacyReadout::showCurves(const PrivacyPreview& p) {
   if (points == m_curve->points() && nominal == m_nominalCurve->points()) return;
   m_curve->replace(points);
   m_nominalCurve->replace(nominal);
-  m_x->setRange(0, xMax);
-  m_x->applyNiceNumbers();
-  m_y->setRange(0, yMax > 0 ? yMax * 1.05 : 1.0);
+  // An axis keeps its range while the curves fit it and fill at least half of it: a new range
+  // lays the whole chart out again, and a dragged "Fix ε" moves ε by a little at each preview.
+  const auto fits = [](const QValueAxis* axis, double top) {
+    return axis->min() == 0 && top <= axis->max() && top >= 0.5 * axis->max();
+  };
+  if (!fits(m_x, xMax)) {
+    m_x->setRange(0, xMax);
+    m_x->applyNiceNumbers();
+  }
+  if (!fits(m_y, yMax)) {
+    m_y->setRange(0, yMax > 0 ? yMax * 1.05 : 1.0);
+    m_y->applyNiceNumbers();
+  }
 }
 
 void PrivacyReadout::showPca(const PrivacyPreview& p) {

@@ -14,7 +14,6 @@
 #include "base/io/privacy_preview.h"
 #include "base/jobs/job_service.h"
 
-class QLabel;
 class QTimer;
 QT_BEGIN_NAMESPACE
 class QChartView;
@@ -23,6 +22,8 @@ class QValueAxis;
 QT_END_NAMESPACE
 
 namespace epsilon::ui {
+
+class SteadyLabel;
 
 class PrivacyReadout : public QWidget {
   Q_OBJECT
@@ -56,11 +57,13 @@ class PrivacyReadout : public QWidget {
   void showPca(const PrivacyPreview& preview);
 
   QString m_subject;  // what the numbers describe (the dock's title says it)
-  QLabel* m_epsilon;
-  QLabel* m_label;
-  QLabel* m_nominal;
-  QLabel* m_pca;
-  QLabel* m_sentence;
+  // Labels that lay the readout out again only when their size changes (steady_label.h): a
+  // preview delivered while "Fix ε" is dragged changes digits, rarely sizes.
+  SteadyLabel* m_epsilon;
+  SteadyLabel* m_label;
+  SteadyLabel* m_nominal;
+  SteadyLabel* m_pca;
+  SteadyLabel* m_sentence;
   QChartView* m_chartView;
   QLineSeries* m_curve;
   QLineSeries* m_nominalCurve;

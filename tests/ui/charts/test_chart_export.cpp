@@ -43,6 +43,38 @@ class TestChartExport : public QObject {
     panel.redrawNow();
     QCOMPARE(panel.charts()->pointCount(ChartKind::AccuracyVsEpoch, id), 0);
   }
+  // A live redraw draws one chart a turn: the work the four charts share (the drawn runs, the
+  // legend, the log axes) is done at the first chart and reused by the other three, and done
+  // again as soon as the runs themselves change between two turns.
+  void aRedrawDoesItsSharedWorkOnce() {
+    RunCharts charts;
+    std::vector<RunRecord> runs(3);
+    for (int i = 0; i < 3; ++i) {
+      runs[static_cast<std::size_t>(i)].id = i + 1;
+      EvalPoint p;
+      p.epoch = 1;
+      p.testAccuracy = 0.8;
+      p.epsilon = 1.0 + i;
+      runs[static_cast<std::size_t>(i)].evals.push_back(p);
+    }
+    charts.update(runs);
+    QCOMPARE(charts.sharedWorkCount(), 1);
+    for (ChartKind kind : kAllChartKinds) charts.update(runs, kind);
+    QCOMPARE(charts.sharedWorkCount(), 2);  // once for the four charts of the redraw
+    charts.update(runs, ChartKind::AccuracyVsEpoch);
+    QCOMPARE(charts.sharedWorkCount(), 3);
+    runs.push_back(runs.back());  // a run added between two turns
+    runs.back().id = 4;
+    charts.update(runs, ChartKind::EpsilonVsEpoch);
+    QCOMPARE(charts.sharedWorkCount(), 4);
+    QCOMPARE(charts.pointCount(ChartKind::EpsilonVsEpoch, 4), 1);
+    runs.front().visible = false;  // a run hidden between two turns
+    charts.update(runs, ChartKind::AccuracyVsEpsilon);
+    QCOMPARE(charts.sharedWorkCount(), 5);
+    QCOMPARE(charts.pointCount(ChartKind::AccuracyVsEpsilon, 1), 0);
+    charts.update(runs, ChartKind::LossVsStep);  // nothing changed: reused
+    QCOMPARE(charts.sharedWorkCount(), 5);
+  }
   void redrawsAreCoalesced() {
     RunModel model;
     ChartPanel panel(&model);
