@@ -212,6 +212,7 @@ class TestChartReadability : public QObject {
     if (!longNames) checkRunsFit(w);
     checkAttackerSentence(w);
     checkDockTabs(w);
+    checkCentralTabs(w);
   }
 
   void aRedrawThatKeepsTheRangesLeavesTheAxesAlone() {
@@ -360,6 +361,26 @@ class TestChartReadability : public QObject {
       }
     }
     QVERIFY2(tabs >= 2, "expected the tabified Model view and Help docks");
+  }
+
+  // Every central tab (Charts, Attack, Sweep map, Per class) is in view with its whole name: a
+  // lesson that brings Per class to the front must not scroll Charts out of the bar.
+  void checkCentralTabs(MainWindow& w) {
+    QTabBar* bar = w.centralTabs()->tabBar();
+    const int last = bar->count() - 1;
+    QStringList widths;
+    for (int i = 0; i <= last; ++i)
+      widths << QStringLiteral("%1 %2").arg(bar->tabText(i)).arg(bar->tabRect(i).width());
+    const QString what = QStringLiteral("tabs %1 in a %2 px bar")
+                             .arg(widths.join(QStringLiteral(", ")))
+                             .arg(bar->width());
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        bar->tabRect(0).left() >= 0 && bar->tabRect(last).right() < bar->width(), qPrintable(what),
+        5000);
+    for (int i = 0; i <= last; ++i)
+      QVERIFY2(
+          bar->tabRect(i).width() >= QFontMetrics(bar->font()).horizontalAdvance(bar->tabText(i)),
+          qPrintable(what));
   }
 
   void checkRunsHeader(MainWindow& w) {
