@@ -305,10 +305,12 @@ void RunModel::setProgress(int id, double progress, double elapsedSeconds) {
   if (RunRecord* r = find(id)) {
     r->progress = progress;
     r->elapsedSeconds = elapsedSeconds;
-    // The progress bar and the time only: nothing a chart draws (no runChanged).
+    // The progress bar and the time only: nothing a chart draws (no runChanged). One cell
+    // each: a view repaints a changed cell alone, but the whole table for a range of cells.
     const int row = rowOf(id);
-    Q_EMIT dataChanged(index(row, StatusColumn), index(row, TimeColumn),
+    Q_EMIT dataChanged(index(row, StatusColumn), index(row, StatusColumn),
                        {ProgressRole, Qt::DisplayRole});
+    Q_EMIT dataChanged(index(row, TimeColumn), index(row, TimeColumn), {Qt::DisplayRole});
   }
 }
 

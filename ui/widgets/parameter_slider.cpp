@@ -28,6 +28,10 @@ ParameterSlider::ParameterSlider(const QString& label, const SliderScale& scale,
   m_label->setBuddy(m_spin);
   m_layout->setContentsMargins(0, 0, 0, 0);
   setCompact(false);
+  // Opaque: a moving slider or a new value repaints this widget alone, not the group box,
+  // panel and scroll area behind it (their paint, the group box's title and frame, cost more
+  // than the slider's own while a slider is dragged).
+  setAutoFillBackground(true);
 
   connect(m_slider, &QSlider::valueChanged, this, &ParameterSlider::onSliderMoved);
   connect(m_slider, &QSlider::sliderReleased, this,

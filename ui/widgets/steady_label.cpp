@@ -8,6 +8,8 @@ namespace epsilon::ui {
 
 SteadyLabel::SteadyLabel(QWidget* parent) : QWidget(parent), m_label(new QLabel(this)) {
   setSizePolicy(m_label->sizePolicy());
+  // Opaque: a new value repaints this label alone, not the readout and scroll area behind it.
+  setAutoFillBackground(true);
 }
 
 QString SteadyLabel::text() const {

@@ -1,12 +1,20 @@
 // The privacy readout's labels (SteadyLabel) lay their parent out again only when their size
 // changes: a new value of the same length is only painted, a longer text or another line is
-// laid out, and the label always has the room its text needs.
+// laid out, and the label always has the room its text needs. The values that change while a
+// slider is dragged (these labels, the panel's sliders) repaint themselves alone, not the group
+// box and scroll area behind them.
+#include <QGroupBox>
 #include <QLabel>
+#include <QSlider>
 #include <QTest>
 #include <QVBoxLayout>
+#include <map>
 
+#include "ui/widgets/parameter_slider.h"
 #include "ui/widgets/steady_label.h"
 
+using epsilon::ui::ParameterSlider;
+using epsilon::ui::SliderScale;
 using epsilon::ui::SteadyLabel;
 
 namespace {
@@ -16,6 +24,16 @@ class LayoutCounter : public QObject {
   int count = 0;
   bool eventFilter(QObject* watched, QEvent* event) override {
     if (event->type() == QEvent::LayoutRequest) ++count;
+    return QObject::eventFilter(watched, event);
+  }
+};
+
+// Counts the paint events of the widgets it watches, each on its own.
+class PaintCounter : public QObject {
+ public:
+  std::map<QObject*, int> count;
+  bool eventFilter(QObject* watched, QEvent* event) override {
+    if (event->type() == QEvent::Paint) ++count[watched];
     return QObject::eventFilter(watched, event);
   }
 };
@@ -64,6 +82,31 @@ class TestSteadyLabel : public QObject {
     QVERIFY(parent.layout()->minimumSize().width() >= steady->label()->minimumSizeHint().width());
     QVERIFY(steady->minimumSizeHint().width() >= steady->label()->minimumSizeHint().width());
     QVERIFY(steady->label()->width() >= steady->label()->sizeHint().width());
+  }
+  void aChangingValueRepaintsNothingBehindIt() {
+    QGroupBox box(QStringLiteral("Privacy"));
+    auto* layout = new QVBoxLayout(&box);
+    auto* steady = new SteadyLabel(&box);
+    auto* slider =
+        new ParameterSlider(QStringLiteral("Noise σ"), SliderScale{0.1, 10, true, 1000}, 3, &box);
+    layout->addWidget(steady);
+    layout->addWidget(slider);
+    steady->setText(QStringLiteral("ε = 1.2345"));
+    box.resize(300, 200);
+    box.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&box));
+    QCoreApplication::processEvents();
+    PaintCounter painted;
+    for (QObject* watched : {static_cast<QObject*>(&box), static_cast<QObject*>(steady->label()),
+                             static_cast<QObject*>(slider->slider())})
+      watched->installEventFilter(&painted);
+
+    steady->setText(QStringLiteral("ε = 1.2351"));
+    QTRY_VERIFY(painted.count[steady->label()] > 0);
+    slider->slider()->setValue(slider->slider()->value() + 100);  // as a drag moves it
+    QTRY_VERIFY(painted.count[slider->slider()] > 0);
+    QCoreApplication::processEvents();
+    QCOMPARE(painted.count[&box], 0);
   }
   void anotherLineIsLaidOut() {
     QWidget parent;
