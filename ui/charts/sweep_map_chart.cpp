@@ -76,6 +76,10 @@ void SweepMapChart::setRuns(const std::vector<RunRecord>& runs) {
 SweepMapChart::Layout SweepMapChart::layout(const QRectF& target) const {
   Layout l;
   l.scale = std::clamp(std::min(target.width() / 1000.0, target.height() / 650.0), 0.9, 2.5);
+  // Drawn for 9-point tick labels at scale 1 (the run charts' size in normal mode). Only the
+  // texts of a drawing without a map grow with the charts' text: a map's margins, cells and
+  // colour bar are fitted to its size (at 1024×768 a larger scale left no plot).
+  if (m_textPoints > 0 && !m_map.valid()) l.scale = std::max(l.scale, m_textPoints / 9.0);
   const double s = l.scale;
   const double lines = std::max<double>(1, m_levels.size());
   l.title = QRectF(target.left(), target.top() + 6 * s, target.width(), 26 * s);
@@ -169,7 +173,11 @@ void SweepMapChart::render(QPainter& painter, const QRectF& target) const {
                    drawnText(caption.isEmpty() ? QObject::tr("ε: no finished run yet")
                                                : QObject::tr("ε of each run: %1").arg(caption)));
   if (!m_map.valid()) {
-    painter.drawText(l.plot, Qt::AlignCenter | Qt::TextWordWrap, drawnText(m_map.problem));
+    // No axes to leave room for: the message takes the drawing's width.
+    painter.setFont(messageFont(target));
+    painter.drawText(QRectF(target.left() + 16 * l.scale, l.plot.top(),
+                            target.width() - 32 * l.scale, l.plot.height()),
+                     Qt::AlignCenter | Qt::TextWordWrap, drawnText(m_map.problem));
   } else if (m_map.axes.size() > 1) {
     drawCells(painter, l, false);
     drawContours(painter, l);
@@ -183,6 +191,10 @@ void SweepMapChart::render(QPainter& painter, const QRectF& target) const {
     drawNotes(painter, l);
   }
   painter.restore();
+}
+
+QFont SweepMapChart::messageFont(const QRectF& target) const {
+  return mapFont(layout(target).scale, 9.5, false);
 }
 
 // Fills the cells, or (texts) writes each cell's accuracy and ε on a patch of its colour, so

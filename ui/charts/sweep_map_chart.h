@@ -5,6 +5,7 @@
 // an export (chart_export.h), and says which run sits under a point.
 #pragma once
 
+#include <QFont>
 #include <QMap>
 #include <QRectF>
 #include <QString>
@@ -32,7 +33,13 @@ class SweepMapChart {
   const SweepMap& map() const { return m_map; }
   const std::vector<double>& levels() const { return m_levels; }
 
+  // Without a map (fewer than two shown runs), the title, caption and message at least as
+  // large as charts whose tick labels are `points` (the run charts' size: presentation mode
+  // and View › Chart text size); 0 (exports) and a map size them by the target alone.
+  void setTextPointSize(double points) { m_textPoints = points; }
   void render(QPainter& painter, const QRectF& target) const;
+  // The font of the message drawn instead of a map ("needs at least two shown runs").
+  QFont messageFont(const QRectF& target) const;
   // The run drawn at `point` of a drawing into `target`; 0 where there is none.
   int runAt(const QRectF& target, const QPointF& point) const;
   // Where cell `cell` is drawn (its column for a one-parameter sweep).
@@ -63,6 +70,7 @@ class SweepMapChart {
   QMap<int, QString> m_names;
   QMap<int, QString> m_labels;  // each run's δ · accountant · sampling
   double m_accuracyLow = 0, m_accuracyHigh = 1;
+  double m_textPoints = 0;
 };
 
 }  // namespace epsilon::ui

@@ -17,11 +17,14 @@ const QColor kCurveColour(40, 150, 60);
 
 GradientNormView::GradientNormView(QWidget* parent) : QWidget(parent) {
   setObjectName(QStringLiteral("gradientNormView"));
-  setMinimumSize(120, 90);
-  setToolTip(
-      tr("Per-example gradient norms of the last lot, before clipping. Red line: the clip "
-         "norm C; every bar right of it is clipped to C. A C far right of the bars adds noise "
-         "for nothing; far left, it clips almost every gradient."));
+  setToolTip(explanation());
+}
+
+QString GradientNormView::explanation() {
+  return tr(
+      "Per-example gradient norms of the last lot, before clipping. Red line: the clip "
+      "norm C; every bar right of it is clipped to C. A C far right of the bars adds noise "
+      "for nothing; far left, it clips almost every gradient.");
 }
 
 void GradientNormView::setSample(std::shared_ptr<const train::GradientNormSample> sample,
@@ -31,6 +34,8 @@ void GradientNormView::setSample(std::shared_ptr<const train::GradientNormSample
   m_options = options;
   m_runName = runName;
   m_histogram = m_sample ? train::normViewHistogram(*m_sample) : train::NormHistogram{};
+  // A caption cut to one line is whole in the tooltip.
+  setToolTip(m_sample ? caption() + QStringLiteral("\n\n") + explanation() : explanation());
   update();
 }
 
@@ -49,15 +54,39 @@ QString GradientNormView::caption() const {
   return text;
 }
 
+// Caption (one line), a third of a line, the plot, the axis' labels (one line): 2.3 lines and
+// 4 pixels besides the plot.
+QSize GradientNormView::minimumSizeHint() const {
+  const int line = fontMetrics().height();
+  return {120, static_cast<int>(std::ceil((2.3 + kMinPlotLines) * line)) + 4};
+}
+
+int GradientNormView::captionLines() const {
+  const int line = fontMetrics().height();
+  const QRect wrapped = fontMetrics().boundingRect(QRect(0, 0, width() - 8, 4 * line),
+                                                   Qt::AlignLeft | Qt::TextWordWrap, caption());
+  return wrapped.height() > line && height() >= minimumSizeHint().height() + line ? 2 : 1;
+}
+
+QRectF GradientNormView::plotArea() const {
+  const int line = fontMetrics().height();
+  const double top = 2 + (captionLines() + 0.3) * line;
+  return {8, top, width() - 16.0, height() - top - line - 2};
+}
+
 void GradientNormView::paintEvent(QPaintEvent*) {
   QPainter painter(this);
   painter.setRenderHint(QPainter::Antialiasing);
   painter.fillRect(rect(), palette().base());
   const int line = fontMetrics().height();
   painter.setPen(palette().text().color());
-  painter.drawText(QRect(4, 2, width() - 8, 2 * line), Qt::AlignLeft | Qt::TextWordWrap, caption());
+  // One line keeps the run's name and the fraction clipped, the middle elided.
+  const int lines = captionLines();
+  const QString text =
+      lines == 2 ? caption() : fontMetrics().elidedText(caption(), Qt::ElideMiddle, width() - 8);
+  painter.drawText(QRect(4, 2, width() - 8, lines * line), Qt::AlignLeft | Qt::TextWordWrap, text);
   if (!m_sample || m_histogram.counts.empty()) return;
-  const QRectF plot(8, 2.5 * line, width() - 16, height() - 4 * line);
+  const QRectF plot = plotArea();
   if (plot.width() < 20 || plot.height() < 20) return;
   drawBars(painter, plot);
   drawClipLine(painter, plot);

@@ -29,11 +29,20 @@ class GradientNormView : public QWidget {
   // The histogram drawn: train::normViewHistogram of the sample.
   const train::NormHistogram& histogram() const { return m_histogram; }
   QString caption() const;  // "step 120 · 64 units · C = 1 · 23% clipped"
+  // Where the histogram is drawn: under the caption (two lines when the histogram keeps its
+  // useful height below them, else one) and above the axis' labels.
+  QRectF plotArea() const;
+  // The histogram's useful height, in lines of the view's font: the bars, the clip line and
+  // its "C" readable on a projector. The view's minimum height keeps it.
+  static constexpr int kMinPlotLines = 3;
+  QSize minimumSizeHint() const override;
 
  protected:
   void paintEvent(QPaintEvent* event) override;
 
  private:
+  static QString explanation();  // the tooltip's text under the caption
+  int captionLines() const;
   void drawBars(QPainter& painter, const QRectF& plot) const;
   void drawClipLine(QPainter& painter, const QRectF& plot) const;
   void drawCurve(QPainter& painter, const QRectF& plot) const;

@@ -34,6 +34,7 @@
 #include "ui/widgets/privacy_readout.h"
 #include "ui/widgets/runs_view.h"
 #include "ui/widgets/sweep_dialog.h"
+#include "ui/widgets/tight_tabs.h"
 #include "ui/widgets/training_controller.h"
 
 void epsilonInitResources() {
@@ -406,6 +407,7 @@ void MainWindow::childEvent(QChildEvent* event) {
   if (auto* bar = qobject_cast<QTabBar*>(event->child())) {
     bar->setElideMode(Qt::ElideNone);
     bar->setUsesScrollButtons(true);
+    useTightTabs(bar);  // Model view, Help and Gradient norms side by side at 1024 pixels
   }
 }
 

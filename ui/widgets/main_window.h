@@ -163,8 +163,9 @@ class MainWindow : public QMainWindow {
 
  protected:
   void closeEvent(QCloseEvent* event) override;
-  // Tabs of tabified docks show their whole titles, with scroll arrows when they do not fit:
-  // an elided "M…" names nothing, least of all on a projector.
+  // Tabs of tabified docks show their whole titles, spaced tightly (tight_tabs.h) so that
+  // Model view, Help and Gradient norms sit side by side at 1024 pixels in presentation mode,
+  // with scroll arrows when they still do not fit: an elided "M…" names nothing.
   void childEvent(QChildEvent* event) override;
 
  private:

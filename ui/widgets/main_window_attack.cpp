@@ -2,8 +2,6 @@
 // attacks every finished run and audits runs with canaries. The Attack tab follows the Runs
 // table's selection (every shown run when nothing is selected).
 #include <QItemSelectionModel>
-#include <QProxyStyle>
-#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <algorithm>
@@ -18,6 +16,7 @@
 #include "ui/widgets/chart_panel.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/runs_view.h"
+#include "ui/widgets/tight_tabs.h"
 #include "ui/widgets/training_controller.h"
 
 namespace epsilon::ui {
@@ -48,18 +47,6 @@ long long trainingSetSize(const TrainingController& training, const RunRecord& r
   return n;
 }
 
-// The central tabs with a third of the style's space around each name, so that all four
-// names (Charts, Attack, Sweep map, Per class) fit beside the docks of a 1024-pixel window in
-// presentation mode: a bar that scrolls would hide Charts when a lesson shows Per class.
-class TightTabs : public QProxyStyle {
- public:
-  int pixelMetric(PixelMetric metric, const QStyleOption* option,
-                  const QWidget* widget) const override {
-    const int value = QProxyStyle::pixelMetric(metric, option, widget);
-    return metric == PM_TabBarTabHSpace ? value / 3 : value;
-  }
-};
-
 }  // namespace
 
 void MainWindow::buildCentralTabs() {
@@ -71,9 +58,7 @@ void MainWindow::buildCentralTabs() {
       [training = m_controller](const RunRecord& run) { return trainingSetSize(*training, run); });
   m_tabs = new QTabWidget(this);
   m_tabs->setObjectName(QStringLiteral("centralTabs"));
-  auto* tight = new TightTabs;
-  tight->setParent(m_tabs->tabBar());
-  m_tabs->tabBar()->setStyle(tight);
+  useTightTabs(m_tabs->tabBar());  // all four names in view at 1024 pixels (tight_tabs.h)
   m_tabs->addTab(m_charts, tr("Charts"));
   const int attack = m_tabs->addTab(m_attackView, tr("Attack"));
   m_tabs->setTabToolTip(

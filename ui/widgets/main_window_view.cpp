@@ -19,6 +19,7 @@
 #include "ui/widgets/font_size_control.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/privacy_readout.h"
+#include "ui/widgets/sweep_map_view.h"
 
 namespace epsilon::ui {
 
@@ -45,14 +46,17 @@ void MainWindow::buildViewMenu() {
   for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
 }
 
+// The run charts' tick-label size (mode and step) is every other chart's: the Attack tab's
+// and the Sweep map's.
 void MainWindow::applyChartFonts() {
   m_charts->setFontStep(m_fontSize->step());
   m_attackView->setChartPointSize(m_charts->charts()->labelPointSize());
+  m_sweepMap->setChartPointSize(m_charts->charts()->labelPointSize());
 }
 
 void MainWindow::setPresentationMode(bool on) {
   m_charts->setPresentationMode(on);
-  m_attackView->setChartPointSize(m_charts->charts()->labelPointSize());
+  applyChartFonts();
   m_readout->setPresentationMode(on);
   QFont f = QApplication::font();
   f.setPointSize(on ? 14 : QFont().pointSize());
@@ -90,8 +94,15 @@ void MainWindow::fitDocksToFont() {
       if (auto* runs = findChild<QDockWidget*>(QStringLiteral("runsDock")))
         resizeDocks({runs}, {std::max(runs->minimumSizeHint().height(), runs->height() - missing)},
                     Qt::Vertical);
-      // The model view's tabs below it give up the same height.
-      auto* below = findChild<QDockWidget*>(QStringLiteral("modelDock"));
+      // The tabs below it (Model view, Help, Gradient norms) give up the same height, through
+      // the one in front: resizing a dock behind its tab let the readout shrink back.
+      QDockWidget* below = nullptr;
+      for (const char* name : {"modelDock", "gradientNormDock", "helpDock"}) {
+        auto* dock = findChild<QDockWidget*>(QLatin1String(name));
+        const bool inFront = dock && dock->isVisible() && !dock->visibleRegion().isEmpty();
+        if (inFront || (!below && dock && dock->isVisible())) below = dock;
+        if (inFront) break;
+      }
       const int grown = std::min(privacy->height() + missing, height() * 3 / 5);
       if (below)
         resizeDocks({privacy, below}, {grown, below->height() - (grown - privacy->height())},

@@ -52,6 +52,7 @@ PrivacyReadout::PrivacyReadout(QWidget* parent)
   m_epsilon->label()->setToolTip(tr(
       "The privacy budget the run will have spent at its end: (ε, δ)-differential privacy for the "
       "whole training set (Dwork et al. 2006). Smaller is more private."));
+  m_label->label()->setObjectName(QStringLiteral("epsilonDetails"));  // δ, accountant, sampling
   m_label->setWordWrap(true);
   m_nominal->setWordWrap(true);
   m_pca->label()->setObjectName(QStringLiteral("pcaLine"));

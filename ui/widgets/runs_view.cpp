@@ -13,12 +13,14 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QPainter>
+#include <QProxyStyle>
 #include <QStyle>
 #include <QStyledItemDelegate>
 #include <QTableView>
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
 
@@ -28,6 +30,7 @@
 #include "base/session/run_table_proxy.h"
 #include "base/session/session_history.h"
 #include "ui/charts/drawn_text.h"
+#include "ui/widgets/coalesced_refresh.h"
 
 namespace epsilon::ui {
 
@@ -46,7 +49,13 @@ class StatusDelegate : public QStyledItemDelegate {
     bar.maximum = 1000;
     bar.progress = static_cast<int>(1000 * index.data(RunModel::ProgressRole).toDouble());
     bar.text = index.data(Qt::DisplayRole).toString();
-    if (status == RunStatus::Running) bar.text += QStringLiteral(" %1%").arg(bar.progress / 10);
+    // A narrow column (a 1024-pixel window) shows the percentage alone on the moving bar.
+    if (status == RunStatus::Running) {
+      const QString percent = QStringLiteral("%1%").arg(bar.progress / 10);
+      const QString both = bar.text + QLatin1Char(' ') + percent;
+      bar.text =
+          option.fontMetrics.horizontalAdvance(both) + 8 <= bar.rect.width() ? both : percent;
+    }
     bar.textVisible = true;
     bar.state = option.state | QStyle::State_Horizontal;
     if (status == RunStatus::Diverged || status == RunStatus::Failed) {
@@ -72,11 +81,31 @@ class RunSwatches : public QIdentityProxyModel {
       bold.setBold(true);
       return bold;
     }
+    // A name elided in a narrow column is whole in its tooltip.
+    if (role == Qt::ToolTipRole && index.column() == RunModel::NameColumn)
+      return drawnText(QIdentityProxyModel::data(index, Qt::DisplayRole).toString()) +
+             QLatin1Char('\n') + QIdentityProxyModel::data(index, role).toString();
     const QVariant value = QIdentityProxyModel::data(index, role);
     if ((role == Qt::DisplayRole || role == Qt::ToolTipRole) &&
         value.typeId() == QMetaType::QString)
       return drawnText(value.toString());
     return value;
+  }
+};
+
+// Header labels elided to their sections (Fusion clips them): a column that gives way reads
+// "Worst / b…", not "/ best"; the header's tooltip says the whole.
+class ElidedHeaders : public QProxyStyle {
+ public:
+  void drawControl(ControlElement element, const QStyleOption* option, QPainter* painter,
+                   const QWidget* widget) const override {
+    const auto* header = qstyleoption_cast<const QStyleOptionHeader*>(option);
+    if (element != CE_HeaderLabel || !header)
+      return QProxyStyle::drawControl(element, option, painter, widget);
+    QStyleOptionHeader elided(*header);
+    elided.text =
+        header->fontMetrics.elidedText(header->text, Qt::ElideRight, header->rect.width());
+    QProxyStyle::drawControl(element, &elided, painter, widget);
   }
 };
 
@@ -165,16 +194,86 @@ void RunsView::setUpTable() {
   m_table->setItemDelegateForColumn(RunModel::StatusColumn, new StatusDelegate(m_table));
   m_table->verticalHeader()->hide();
   m_table->horizontalHeader()->setStretchLastSection(false);
-  m_table->horizontalHeader()->setSectionResizeMode(RunModel::ParametersColumn,
-                                                    QHeaderView::Stretch);
-  // The numbers' columns are as wide as their header or values, at any font: presentation
-  // mode's large font must not elide "Test accuracy" to "est accurac".
-  for (int column : {RunModel::NameColumn, RunModel::AccuracyColumn, RunModel::EpsilonColumn,
-                     RunModel::ClassesColumn, RunModel::TimeColumn})
-    m_table->horizontalHeader()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
-  m_table->setColumnWidth(RunModel::StatusColumn, 130);
+  // The columns are laid out by fitColumns, in the table's width.
+  m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+  auto* elided = new ElidedHeaders;
+  elided->setParent(m_table->horizontalHeader());
+  m_table->horizontalHeader()->setStyle(elided);
   m_table->setAlternatingRowColors(true);
+  m_table->viewport()->installEventFilter(this);
+  m_fitColumns = new CoalescedRefresh(m_table, 100, [this](bool) { fitColumns(); });
+  connect(m_table->horizontalHeader(), &QHeaderView::sortIndicatorChanged, m_fitColumns,
+          &CoalescedRefresh::schedule);
+  QAbstractItemModel* shown = m_table->model();
+  for (const auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
+    connect(shown, signal, m_fitColumns, &CoalescedRefresh::schedule);
+  connect(shown, &QAbstractItemModel::dataChanged, m_fitColumns, &CoalescedRefresh::schedule);
+  connect(shown, &QAbstractItemModel::modelReset, m_fitColumns, &CoalescedRefresh::schedule);
+  connect(shown, &QAbstractItemModel::layoutChanged, m_fitColumns, &CoalescedRefresh::schedule);
   fitRowsToFont();
+}
+
+namespace {
+
+using Widths = std::array<int, RunModel::ColumnCount>;
+
+// Each column's width for its header and its values in view (Status for its word: the
+// percentage shows on the bar beside it when it fits, alone when not).
+Widths wantedWidths(const QTableView* table) {
+  Widths want{};
+  const QHeaderView* header = table->horizontalHeader();
+  const QAbstractItemView* view = table;  // QTableView's own is protected; the base's is public
+  const int margin = header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+  for (int column = 0; column < RunModel::ColumnCount; ++column) {
+    // The header's text and margins, and the sort arrow's room only where it is drawn (the
+    // header's own size hint keeps it in every column: a seventh of a 1024-pixel table).
+    int title = header->fontMetrics().horizontalAdvance(
+                    table->model()->headerData(column, Qt::Horizontal).toString()) +
+                4 * margin;
+    if (header->isSortIndicatorShown() && header->sortIndicatorSection() == column)
+      title += header->height() + margin;
+    want[column] = std::max(view->sizeHintForColumn(column), title);
+  }
+  return want;
+}
+
+// Takes up to `over` pixels from `columns`, each giving in proportion to its width above
+// `least`; returns what is still over.
+int takeFrom(Widths& width, std::initializer_list<int> columns, int least, int over) {
+  int spare = 0;
+  for (int c : columns) spare += std::max(0, width[c] - least);
+  if (over <= 0 || spare <= 0) return over;
+  const int taken = std::min(over, spare);
+  int left = taken;
+  for (int c : columns) {
+    const int cut = std::min(left, (taken * std::max(0, width[c] - least) + spare - 1) / spare);
+    width[c] -= cut;
+    left -= cut;
+  }
+  return over - (taken - left);
+}
+
+}  // namespace
+
+// What does not fit is taken from the worst/best class and the differences, down to the
+// header's least section, then from the name down to a fifth of the width; room to spare
+// goes to the differences. Status, accuracy, ε and time keep their widths.
+void RunsView::fitColumns() {
+  QHeaderView* header = m_table->horizontalHeader();
+  Widths width = wantedWidths(m_table);
+  const int room = m_table->viewport()->width();
+  const int least = header->minimumSectionSize();  // the header keeps every section to it
+  int over = -room;
+  for (int& w : width) over += (w = std::max(w, least));
+  over = takeFrom(width, {RunModel::ClassesColumn, RunModel::ParametersColumn}, least, over);
+  over = takeFrom(width, {RunModel::NameColumn}, std::max(least, room / 5), over);
+  if (over < 0) width[RunModel::ParametersColumn] -= over;
+  for (int column = 0; column < RunModel::ColumnCount; ++column)
+    if (header->sectionSize(column) != width[column]) header->resizeSection(column, width[column]);
+  if (m_columnsFit != (over <= 0)) {
+    m_columnsFit = over <= 0;
+    fitHeightToRows();
+  }
 }
 
 namespace {
@@ -279,6 +378,9 @@ void RunsView::showEvent(QShowEvent* event) {
 
 bool RunsView::eventFilter(QObject* watched, QEvent* event) {
   if (watched == window() && event->type() == QEvent::Resize) fitRowsToFont();
+  // After the resize (the table is still laying out its scroll bars during it).
+  if (watched == m_table->viewport() && event->type() == QEvent::Resize)
+    QMetaObject::invokeMethod(this, &RunsView::fitColumns, Qt::QueuedConnection);
   return QWidget::eventFilter(watched, event);
 }
 
@@ -294,18 +396,24 @@ void RunsView::fitRowsToFont() {
   const int row = metrics.height() + 3;
   m_table->verticalHeader()->setMinimumSectionSize(row);
   m_table->verticalHeader()->setDefaultSectionSize(row);
-  const int header = metrics.height() + 2;
-  // The stretched Differs column shrinks first when the columns do not fit: never below its
-  // header's text (it read "iffer" at 1024×768).
+  // A column that gives way keeps three characters and the ellipsis; its header is elided as
+  // its cells are (ElidedHeaders; the header's tooltip and the cells' say the whole).
   QHeaderView* columns = m_table->horizontalHeader();
-  if (const QAbstractItemModel* model = m_table->model()) {
-    const QString differs =
-        model->headerData(RunModel::ParametersColumn, Qt::Horizontal).toString();
-    columns->setMinimumSectionSize(columns->fontMetrics().horizontalAdvance(differs) + 16);
-  }
-  // The columns rarely fit the dock's width: room for the horizontal scroll bar is kept, or it
-  // covers the last row kept (the only one in a short presentation window).
-  const int scrollBar = style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, m_table);
+  columns->setMinimumSectionSize(3 * columns->fontMetrics().averageCharWidth() +
+                                 columns->fontMetrics().horizontalAdvance(QChar(0x2026)) + 12);
+  fitColumns();
+  fitHeightToRows();
+}
+
+void RunsView::fitHeightToRows() {
+  const QFontMetrics metrics(font());
+  const int row = metrics.height() + 3;
+  const int header = metrics.height() + 2;
+  // Room for the horizontal scroll bar is kept only when the columns do not fit (a window
+  // narrower than a projector's), or it covers the last row kept (the only one in a short
+  // presentation window).
+  const int scrollBar =
+      m_columnsFit ? 0 : style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, m_table);
   m_table->setMinimumHeight(header + minimumRows() * row + scrollBar + 2 * m_table->frameWidth() +
                             2);
 }

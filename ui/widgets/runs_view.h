@@ -14,6 +14,7 @@ class QLineEdit;
 
 namespace epsilon::ui {
 
+class CoalescedRefresh;
 class SessionHistory;
 
 class RunModel;
@@ -54,6 +55,10 @@ class RunsView : public QWidget {
   static constexpr int kShortWindowRows = 1;
   static constexpr int kRoomyHeight = 725;
   int minimumRows() const;
+  // Lays the columns out in the table's width (it does this itself as the table, its font or
+  // the runs change): the run's name, its accuracy and ε whole; what does not fit is taken
+  // from the worst/best class and the differences, elided (their tooltips keep the text).
+  void fitColumns();
 
  Q_SIGNALS:
   void cancelRequested(const QList<int>& ids);
@@ -73,6 +78,7 @@ class RunsView : public QWidget {
   QLineEdit* buildBudgetField();
   void updateActions();
   void fitRowsToFont();
+  void fitHeightToRows();  // the table's minimum height: the header and minimumRows() rows
   void applyBudgetText();
   void copySettings();
 
@@ -88,6 +94,8 @@ class RunsView : public QWidget {
   QAction* m_copySettings;
   QLineEdit* m_budget;
   RunTableProxy* m_sorted;
+  CoalescedRefresh* m_fitColumns = nullptr;  // the runs' values change many times a second
+  bool m_columnsFit = false;                 // no horizontal scroll bar needed
 };
 
 }  // namespace epsilon::ui

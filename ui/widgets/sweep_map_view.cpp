@@ -38,6 +38,11 @@ void SweepMapView::redraw() {
   update();
 }
 
+void SweepMapView::setChartPointSize(int points) {
+  m_chart.setTextPointSize(points);
+  update();
+}
+
 void SweepMapView::paintEvent(QPaintEvent*) {
   QPainter painter(this);
   painter.setRenderHint(QPainter::Antialiasing);

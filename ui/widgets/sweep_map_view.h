@@ -19,6 +19,10 @@ class SweepMapView : public QWidget {
   explicit SweepMapView(RunModel* model, QWidget* parent = nullptr);
 
   const SweepMapChart& chart() const { return m_chart; }
+  // The texts in place of a map ("needs at least two shown runs") in this size at the least
+  // (the run charts' tick labels: presentation mode and View › Chart text size), as the
+  // Attack tab's chart takes it (SweepMapChart::setTextPointSize).
+  void setChartPointSize(int points);
   // Redraws from the model now (tests, exports); normally redraws are coalesced.
   void redrawNow();
 

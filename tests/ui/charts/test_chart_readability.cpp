@@ -1,14 +1,17 @@
-// Charts a class can read: at projector sizes (1024×720, 1280×720, 1920×1080), in normal and
-// presentation mode, with five runs on the charts, Qt Charts elides no chart title, axis title
-// or tick label ("Test accuracy v...", "5001e+..."), no tick label takes an exponent, the
-// Runs table shows its "Test accuracy" header whole, the attacker sentence is in view and
-// the docks' tabs show their whole titles.
+// Charts a class can read: at projector sizes (1024×720, 1024×768, 1280×720, 1920×1080), in
+// normal and presentation mode, with five runs on the charts, Qt Charts elides no chart title,
+// axis title or tick label ("Test accuracy v...", "5001e+..."), no tick label takes an
+// exponent, the Runs table's columns fit its width with the name, "Test accuracy" and ε
+// whole, the privacy readout's ε lines and attacker sentence are in view above a gradient-norm
+// histogram of a useful height, and the docks' tabs show their whole titles side by side.
+// The Sweep map's message (no map yet) is written at least at the charts' text size.
 // A run whose loss blows up (σ 8 with momentum 0.9 on xor) turns the loss axis logarithmic.
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLogValueAxis>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTabBar>
 #include <QTableView>
@@ -28,8 +31,12 @@
 #include "base/session/run_model.h"
 #include "ui/charts/run_charts.h"
 #include "ui/widgets/chart_panel.h"
+#include "ui/widgets/font_size_control.h"
+#include "ui/widgets/gradient_norm_view.h"
 #include "ui/widgets/main_window.h"
+#include "ui/widgets/privacy_readout.h"
 #include "ui/widgets/runs_view.h"
+#include "ui/widgets/sweep_map_view.h"
 
 using namespace epsilon::ui;
 
@@ -178,7 +185,8 @@ class TestChartReadability : public QObject {
     QTest::addColumn<QSize>("size");
     QTest::addColumn<bool>("presentation");
     QTest::addColumn<bool>("longNames");
-    for (const QSize size : {QSize(1024, 720), QSize(1280, 720), QSize(1920, 1080)})
+    for (const QSize size :
+         {QSize(1024, 720), QSize(1024, 768), QSize(1280, 720), QSize(1920, 1080)})
       for (bool presentation : {false, true})
         for (bool longNames : {false, true}) {
           const QString row =
@@ -202,6 +210,9 @@ class TestChartReadability : public QObject {
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     w.setPresentationMode(presentation);
+    // The gradient norms in front: the tab that scrolled Model view out of the bar, and the
+    // histogram that the privacy readout above it squeezed.
+    QVERIFY(w.raiseView(QStringLiteral("gradient-norms")));
     w.chartPanel()->redrawNow();
     // The docks are refitted to the font and the charts laid out again, which takes a few
     // rounds of the event loop on a loaded machine.
@@ -209,10 +220,46 @@ class TestChartReadability : public QObject {
     QTRY_VERIFY2_WITH_TIMEOUT(!anyElided(w, &elidedText), qPrintable(elidedText), 5000);
     checkCharts(w);
     checkRunsHeader(w);
-    if (!longNames) checkRunsFit(w);
+    checkRunsFit(w, !longNames);
     checkAttackerSentence(w);
+    checkGradientNorms(w);
     checkDockTabs(w);
     checkCentralTabs(w);
+  }
+
+  // The Sweep map's message in place of a map ("needs at least two shown runs") grows with the
+  // other charts' text: presentation mode and View › Chart text size.
+  void sweepMapMessageFollowsTheChartText_data() {
+    QTest::addColumn<bool>("presentation");
+    QTest::addColumn<int>("step");
+    QTest::newRow("normal") << false << 0;
+    QTest::newRow("presentation") << true << 0;
+    QTest::newRow("presentation, text +2") << true << 2;
+  }
+  void sweepMapMessageFollowsTheChartText() {
+    QFETCH(bool, presentation);
+    QFETCH(int, step);
+    MainWindow::Options options;
+    options.useSettings = false;
+    MainWindow w(options);
+    w.resize(1024, 768);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.showTab(QStringLiteral("Sweep map")));
+    w.setPresentationMode(presentation);
+    w.fontSize()->setStep(step);  // View › Chart text size
+    SweepMapView* map = w.sweepMapView();
+    map->redrawNow();
+    QVERIFY(!map->chart().map().valid());  // no runs: the message is drawn
+    const int chartText = w.chartPanel()->charts()->labelPointSize();
+    QCOMPARE(chartText, (presentation ? 12 : 9) + step);
+    const double drawn = map->chart().messageFont(map->rect()).pointSizeF();
+    QVERIFY2(drawn >= chartText, qPrintable(QStringLiteral("message at %1 pt, chart text %2 pt "
+                                                           "in a %3×%4 map")
+                                                .arg(drawn)
+                                                .arg(chartText)
+                                                .arg(map->width())
+                                                .arg(map->height())));
   }
 
   void aRedrawThatKeepsTheRangesLeavesTheAxesAlone() {
@@ -337,8 +384,8 @@ class TestChartReadability : public QObject {
   }
 
   // The tabs of the tabified docks (Model view, Help, Gradient norms) are each wide enough for
-  // their whole title; when together they are wider than the dock, the bar scrolls. The
-  // first two fit side by side.
+  // their whole title and all in view side by side, Gradient norms in front: a bar that
+  // scrolled to it hid Model view.
   void checkDockTabs(MainWindow& w) {
     const auto bars = w.findChildren<QTabBar*>(QString(), Qt::FindDirectChildrenOnly);
     int tabs = 0;
@@ -352,8 +399,7 @@ class TestChartReadability : public QObject {
                                 .arg(text)
                                 .arg(bar->tabRect(i).width())
                                 .arg(needed)));
-        // The first two (Model view, Help) are in view side by side, without scrolling.
-        QVERIFY2(i >= 2 || bar->tabRect(i).right() < bar->width(),
+        QVERIFY2(bar->tabRect(i).left() >= 0 && bar->tabRect(i).right() < bar->width(),
                  qPrintable(QStringLiteral("tab '%1' ends at %2 of a %3 px bar")
                                 .arg(text)
                                 .arg(bar->tabRect(i).right())
@@ -383,43 +429,83 @@ class TestChartReadability : public QObject {
           qPrintable(what));
   }
 
+  // The run's name, "Test accuracy" and ε keep their whole headers; the columns that give
+  // way (differences, worst and best class, time) elide theirs, whose tooltips say the whole.
   void checkRunsHeader(MainWindow& w) {
     QHeaderView* header = w.runsView()->table()->horizontalHeader();
-    for (int column : {int(RunModel::AccuracyColumn), int(RunModel::EpsilonColumn),
-                       int(RunModel::ClassesColumn)}) {
+    for (int column :
+         {int(RunModel::NameColumn), int(RunModel::AccuracyColumn), int(RunModel::EpsilonColumn)}) {
       const QString text =
           w.runModel()->headerData(column, Qt::Horizontal, Qt::DisplayRole).toString();
-      // A header of two lines needs the width of its longer line.
-      int needed = 0;
-      for (const QString& line : text.split(QLatin1Char('\n')))
-        needed = std::max(needed, QFontMetrics(header->font()).horizontalAdvance(line));
+      const int needed = QFontMetrics(header->font()).horizontalAdvance(text);
       QVERIFY2(header->sectionSize(column) >= needed + 4,
                qPrintable(QStringLiteral("%1: %2 < %3")
                               .arg(text)
                               .arg(header->sectionSize(column))
                               .arg(needed)));
     }
+    for (int column :
+         {int(RunModel::ParametersColumn), int(RunModel::ClassesColumn), int(RunModel::TimeColumn)})
+      QVERIFY(
+          !w.runModel()->headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString().isEmpty());
   }
 
-  // With a lesson's run names, the columns a class reads at a glance (the run, its status,
-  // how it differs, its accuracy and its ε) are in view without scrolling sideways; the worst
-  // and best class and the time may need the scroll bar in a 1024-pixel window in
-  // presentation mode.
-  void checkRunsFit(MainWindow& w) {
+  // Every column is in the table's width: no horizontal scroll bar. Accuracy and ε are as
+  // wide as their values and headers need, and with a lesson's run names so is the name.
+  void checkRunsFit(MainWindow& w, bool wholeNames) {
     QTableView* table = w.runsView()->table();
     QHeaderView* header = table->horizontalHeader();
-    QStringList sizes;
-    for (int column = 0; column < header->count(); ++column)
-      sizes << QStringLiteral("%1 %2")
+    const QAbstractItemView* view = table;  // sizeHintForColumn is public here
+    const auto what = [&] {
+      QStringList sizes;
+      for (int column = 0; column < header->count(); ++column)
+        sizes
+            << QStringLiteral("%1 %2 (needs %3)")
                    .arg(
                        w.runModel()->headerData(column, Qt::Horizontal, Qt::DisplayRole).toString())
-                   .arg(header->sectionSize(column));
-    const QString what = QStringLiteral("columns %1 in a %2 px view")
-                             .arg(sizes.join(QStringLiteral(", ")))
-                             .arg(table->viewport()->width());
-    const int epsilonEnd = header->sectionPosition(RunModel::EpsilonColumn) +
-                           header->sectionSize(RunModel::EpsilonColumn);
-    QTRY_VERIFY2_WITH_TIMEOUT(epsilonEnd <= table->viewport()->width(), qPrintable(what), 5000);
+                   .arg(header->sectionSize(column))
+                   .arg(view->sizeHintForColumn(column));
+      return QStringLiteral("columns %1 in a %2 px view")
+          .arg(sizes.join(QStringLiteral(", ")))
+          .arg(table->viewport()->width());
+    };
+    QTRY_VERIFY2_WITH_TIMEOUT(header->length() <= table->viewport()->width() &&
+                                  table->horizontalScrollBar()->maximum() == 0,
+                              qPrintable(what()), 5000);
+    QList<int> whole = {int(RunModel::AccuracyColumn), int(RunModel::EpsilonColumn)};
+    if (wholeNames) whole << int(RunModel::NameColumn);
+    for (int column : whole)
+      QVERIFY2(header->sectionSize(column) >= view->sizeHintForColumn(column), qPrintable(what()));
+    // A name elided in its column is whole in its tooltip.
+    const QModelIndex first = table->model()->index(0, RunModel::NameColumn);
+    QVERIFY(first.data(Qt::ToolTipRole).toString().contains(first.data().toString()));
+  }
+
+  // The histogram of the gradient norms keeps its useful height (GradientNormView::kMinPlotLines
+  // lines of its font), whole in its dock, under the privacy readout whose ε and ε lines
+  // (δ, accountant, sampling) stay in view above it.
+  void checkGradientNorms(MainWindow& w) {
+    GradientNormView* norms = w.gradientNormView();
+    const int needed = GradientNormView::kMinPlotLines * norms->fontMetrics().height();
+    const auto where = [&] {
+      return QStringLiteral("histogram %1 px high (needs %2) in a %3 px view, %4 px in view")
+          .arg(norms->plotArea().height())
+          .arg(needed)
+          .arg(norms->height())
+          .arg(norms->visibleRegion().boundingRect().height());
+    };
+    QTRY_VERIFY2_WITH_TIMEOUT(norms->isVisible() && norms->plotArea().height() >= needed &&
+                                  norms->visibleRegion().boundingRect().height() >= norms->height(),
+                              qPrintable(where()), 5000);
+    for (const char* name : {"epsilonValue", "epsilonDetails"}) {
+      auto* label = w.privacyReadout()->findChild<QLabel*>(QLatin1String(name));
+      QVERIFY(label);
+      QVERIFY2(label->visibleRegion().boundingRect().height() >= label->height(),
+               qPrintable(QStringLiteral("%1: %2 of %3 px in view")
+                              .arg(QLatin1String(name))
+                              .arg(label->visibleRegion().boundingRect().height())
+                              .arg(label->height())));
+    }
   }
 
   // Every line of the sentence is in view. Sideways it is checked from 1280 pixels up: at
