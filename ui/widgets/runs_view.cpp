@@ -207,7 +207,16 @@ void RunsView::setUpTable() {
   QAbstractItemModel* shown = m_table->model();
   for (const auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
     connect(shown, signal, m_fitColumns, &CoalescedRefresh::schedule);
-  connect(shown, &QAbstractItemModel::dataChanged, m_fitColumns, &CoalescedRefresh::schedule);
+  connect(shown, &QAbstractItemModel::dataChanged, this,
+          [this](const QModelIndex& from, const QModelIndex& to) {
+            // A training run's progress tick (its bar, its time: several a second) refits
+            // nothing unless the time has outgrown its column.
+            const bool tick = from == to && (from.column() == RunModel::StatusColumn ||
+                                             from.column() == RunModel::TimeColumn);
+            if (!tick || m_table->sizeHintForIndex(from).width() >
+                             m_table->horizontalHeader()->sectionSize(from.column()))
+              m_fitColumns->schedule();
+          });
   connect(shown, &QAbstractItemModel::modelReset, m_fitColumns, &CoalescedRefresh::schedule);
   connect(shown, &QAbstractItemModel::layoutChanged, m_fitColumns, &CoalescedRefresh::schedule);
   fitRowsToFont();
@@ -254,6 +263,10 @@ int takeFrom(Widths& width, std::initializer_list<int> columns, int least, int o
 }
 
 }  // namespace
+
+int RunsView::columnFits() const {
+  return m_fitColumns->count();
+}
 
 // What does not fit is taken from the worst/best class and the differences, down to the
 // header's least section, then from the name down to a fifth of the width; room to spare

@@ -46,6 +46,8 @@ class RunsView : public QWidget {
   RunTableProxy* sortedRuns() const { return m_sorted; }
   // The table's row of a run (after sorting and filtering), or -1 when it is not shown.
   int tableRowOf(int runId) const;
+  // How many times the columns were laid out again (tests: a progress tick lays out none).
+  int columnFits() const;
 
   // Rows shown at the least (a 1024×768 projector, presentation mode too): compact rows, and
   // the view's minimum height holds the header and this many of them. With presentation

@@ -78,6 +78,28 @@ class TestRunModel : public QObject {
     QCOMPARE(drawn.size(), 1);
     QCOMPARE(drawn.front().front().toInt(), id);
   }
+  void aProgressTickLaysNoColumnsOut() {
+    // The Runs table fits its columns to their values; a progress tick changes the bar and
+    // the time only, several times a second per run, and the columns stay as they are.
+    RunModel model;
+    SessionHistory undo;
+    RunsView view(&model, &undo);
+    view.resize(900, 300);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const int id = model.addRun(runWithSigma(1.0));
+    model.setStatus(id, RunStatus::Running);
+    QTRY_VERIFY(view.columnFits() > 0);
+    QTest::qWait(250);  // the fit asked for by the new run is done
+    const int fits = view.columnFits();
+    for (int i = 1; i <= 5; ++i) {
+      model.setProgress(id, 0.1 * i, 1.0 + i);
+      QTest::qWait(150);  // longer than the table's refit interval
+    }
+    QCOMPARE(view.columnFits(), fits);
+    model.setStatus(id, RunStatus::Diverged, QStringLiteral("loss became NaN at step 12"));
+    QTRY_VERIFY(view.columnFits() > fits);  // a new status word may need another width
+  }
   void aBatchsPointsEnterQueuedAndTakeTheirResults() {
     // The CLI's sweep (batch_runs.h): points enter queued under their labels; a result
     // replaces status and history and keeps the run's name and colour.
