@@ -248,30 +248,59 @@ void Model<Scalar>::backward(const Matrix<Scalar>& x, std::span<const int> label
   if (ws.chunkScratch.size() < chunks) ws.chunkScratch.resize(chunks);
   ws.keptGradients.resize(layerCount);
   ws.keptValid.assign(layerCount, 0);
-  const std::size_t firstTrained = m.firstTrainedLayer();
-
+  const typename Impl::Blocks blocks = m.fusedBlocks();
   forEachChunk(static_cast<std::size_t>(batch), kChunkSize,
                [&](std::size_t c, std::size_t begin, std::size_t end) {
                  const auto b = static_cast<Eigen::Index>(begin),
                             n = static_cast<Eigen::Index>(end - begin);
-                 ChunkScratch<Scalar>& scratch = ws.chunkScratch[c];
-                 auto output = [&](std::size_t l) {
-                   return rowBlock(l + 1 < layerCount ? ws.activations[l + 1] : ws.logits, b, n);
-                 };
-                 for (std::size_t l = 0; l < layerCount; ++l)
-                   m.layers[l]->forward(m.params.data() + m.offsets[l], m.layerInput(ws, l, b, n),
-                                        output(l), scratch);
+                 m.forwardChunk(ws, blocks, b, n, ws.chunkScratch[c]);
                  softmaxCrossEntropy<Scalar>(rowBlock(std::as_const(ws.logits), b, n),
                                              labels.data() + b, ws.losses.data() + b,
                                              rowBlock(ws.outputGrads[layerCount - 1], b, n));
-                 // No input gradient is needed below the first layer with parameters (for
-                 // an MLP on images, the first Dense layer's would be a third of its work).
-                 for (std::size_t l = layerCount - 1; l > firstTrained; --l)
-                   m.layers[l]->backward(m.params.data() + m.offsets[l], m.layerInput(ws, l, b, n),
-                                         m.layerInput(ws, l + 1, b, n),
-                                         rowBlock(std::as_const(ws.outputGrads[l]), b, n),
-                                         rowBlock(ws.outputGrads[l - 1], b, n), scratch);
+                 m.backwardChunk(ws, blocks, b, n, ws.chunkScratch[c]);
                });
+}
+
+// The forward pass of rows [b, b + n) into the workspace; a fused block writes the ReLU's
+// and the pooling's outputs, not the convolution's own.
+template <class Scalar>
+void Model<Scalar>::Impl::forwardChunk(Workspace<Scalar>& ws, const Blocks& blocks, Eigen::Index b,
+                                       Eigen::Index n, ChunkScratch<Scalar>& scratch) const {
+  const std::size_t count = layers.size();
+  auto output = [&](std::size_t l) {
+    return rowBlock(l + 1 < count ? ws.activations[l + 1] : ws.logits, b, n);
+  };
+  for (std::size_t l = 0; l < count; ++l) {
+    const Scalar* p = params.data() + offsets[l];
+    if (blocks[l]) {
+      blocks[l]->forward(p, layerInput(ws, l, b, n), output(l + 1), output(l + 2), scratch);
+      l += 2;
+    } else {
+      layers[l]->forward(p, layerInput(ws, l, b, n), output(l), scratch);
+    }
+  }
+}
+
+// The backward pass of rows [b, b + n). No input gradient is needed below the first layer
+// with parameters (for an MLP on images, the first Dense layer's would be a third of its
+// work). A fused block takes its pooling's output gradient to its convolution's.
+template <class Scalar>
+void Model<Scalar>::Impl::backwardChunk(Workspace<Scalar>& ws, const Blocks& blocks, Eigen::Index b,
+                                        Eigen::Index n, ChunkScratch<Scalar>& scratch) const {
+  const std::size_t firstTrained = firstTrainedLayer();
+  for (std::size_t l = layers.size() - 1; l > firstTrained; --l) {
+    if (l >= 2 && blocks[l - 2]) {
+      blocks[l - 2]->backward(layerInput(ws, l, b, n), layerInput(ws, l + 1, b, n),
+                              rowBlock(std::as_const(ws.outputGrads[l]), b, n),
+                              rowBlock(ws.outputGrads[l - 2], b, n), scratch);
+      l -= 1;  // the loop's decrement steps over the ReLU to the convolution
+      continue;
+    }
+    layers[l]->backward(params.data() + offsets[l], layerInput(ws, l, b, n),
+                        layerInput(ws, l + 1, b, n),
+                        rowBlock(std::as_const(ws.outputGrads[l]), b, n),
+                        rowBlock(ws.outputGrads[l - 1], b, n), scratch);
+  }
 }
 
 template class Model<float>;
