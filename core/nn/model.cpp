@@ -186,7 +186,8 @@ double Model<Scalar>::flopsPerExample() const {
   return 2 * macs;
 }
 
-// Inference over fixed chunks; each chunk ping-pongs between two local buffers.
+// Inference over fixed chunks; each chunk ping-pongs between two local buffers (a fused
+// conv → ReLU → max-pool block puts the ReLU's output in a third).
 template <class Scalar>
 Matrix<Scalar> Model<Scalar>::logits(const Matrix<Scalar>& x) const {
   const Impl& m = *m_impl;
@@ -195,24 +196,32 @@ Matrix<Scalar> Model<Scalar>::logits(const Matrix<Scalar>& x) const {
                      " features (" + shapeText(m.input) + "), found " + std::to_string(x.cols()));
   if (m.layers.empty()) return x;
   Matrix<Scalar> result(x.rows(), outputCount());
-  forEachChunk(
-      static_cast<std::size_t>(x.rows()), kChunkSize,
-      [&](std::size_t, std::size_t begin, std::size_t end) {
-        const auto b = static_cast<Eigen::Index>(begin), n = static_cast<Eigen::Index>(end - begin);
-        ChunkScratch<Scalar> scratch;
-        std::array<Matrix<Scalar>, 2> buffers;
-        const Scalar* in = x.data() + b * x.cols();
-        for (std::size_t l = 0; l < m.layers.size(); ++l) {
-          const bool last = l + 1 == m.layers.size();
-          Matrix<Scalar>& next = buffers[l % 2];
-          if (!last) next.resize(n, m.shapes[l + 1].featureCount());
-          Rows<Scalar> out =
-              last ? rowBlock(result, b, n) : Rows<Scalar>(next.data(), n, next.cols());
-          m.layers[l]->forward(m.params.data() + m.offsets[l],
-                               ConstRows<Scalar>(in, n, m.shapes[l].featureCount()), out, scratch);
-          in = out.data();
-        }
-      });
+  const typename Impl::Blocks blocks = m.fusedBlocks();
+  forEachChunk(static_cast<std::size_t>(x.rows()), kChunkSize,
+               [&](std::size_t, std::size_t begin, std::size_t end) {
+                 const auto b = static_cast<Eigen::Index>(begin),
+                            n = static_cast<Eigen::Index>(end - begin);
+                 ChunkScratch<Scalar> scratch;
+                 std::array<Matrix<Scalar>, 3> buffers;
+                 const Scalar* in = x.data() + b * x.cols();
+                 auto output = [&](std::size_t l, Matrix<Scalar>& next) {
+                   if (l + 1 == m.layers.size()) return rowBlock(result, b, n);
+                   next.resize(n, m.shapes[l + 1].featureCount());
+                   return Rows<Scalar>(next.data(), n, next.cols());
+                 };
+                 for (std::size_t l = 0; l < m.layers.size(); ++l) {
+                   const ConstRows<Scalar> input(in, n, m.shapes[l].featureCount());
+                   const Scalar* p = m.params.data() + m.offsets[l];
+                   Rows<Scalar> out = output(blocks[l] ? l + 2 : l, buffers[l % 2]);
+                   if (blocks[l]) {
+                     blocks[l]->forward(p, input, output(l + 1, buffers[2]), out, scratch);
+                     l += 2;
+                   } else {
+                     m.layers[l]->forward(p, input, out, scratch);
+                   }
+                   in = out.data();
+                 }
+               });
   return result;
 }
 

@@ -203,6 +203,7 @@ class TestNnModel : public QObject {
       }
     QCOMPARE(blocks, 2);
     model.backward(x, labels, ws);
+    QVERIFY(model.logits(x) == ws.logits);  // inference fuses the blocks too
     std::vector<const float*> params;
     for (int l = 0, offset = 0; l < layers; offset += int(model.layer(l).parameterCount()), ++l)
       params.push_back(model.parameters().data() + offset);
