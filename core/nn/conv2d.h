@@ -57,10 +57,10 @@ class Conv2D final : public Layer<Scalar> {
                        ConvOutputSink<Scalar>& sink) const;
 
   int outputHeight() const { return m_outH; }
-  Eigen::Index positionCount() const { return positions(); }
   int outputWidth() const { return m_outW; }
   int padTop() const { return m_padTop; }
   int padLeft() const { return m_padLeft; }
+  Eigen::Index positionCount() const { return positions(); }
 
  private:
   Eigen::Index patchSize() const { return Eigen::Index{m_in.channels} * m_kernel * m_kernel; }

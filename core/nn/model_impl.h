@@ -63,7 +63,7 @@ struct Model<Scalar>::Impl {
   }
 
   // blocks[l]: the fused conv → ReLU → max-pool block starting at layer l, if any
-  // (conv_relu_pool.h). Only backward() uses them; the layers' own passes give the same.
+  // (conv_relu_pool.h), for backward() and logits(); the layers' own passes give the same.
   using Blocks = std::vector<std::optional<ConvReluPool<Scalar>>>;
   Blocks fusedBlocks() const {
     Blocks blocks(layers.size());
