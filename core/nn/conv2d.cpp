@@ -179,11 +179,12 @@ void Conv2D<Scalar>::forEachBlock(Eigen::Index n, Body&& body) const {
   for (Eigen::Index b = 0; b < n; b += block) body(b, std::min(block, n - b));
 }
 
-// cols is (m·positions) × patchSize; the product W·colsᵀ is filters × (example, position)
-// and a row of `out` is (filter, position): copy each example's block across.
+// cols is (m·positions) × patchSize; the product W·colsᵀ is filters × (example, position),
+// so example e's plane of filter f is row f's segment e·positions.
 template <class Scalar>
-void Conv2D<Scalar>::forward(const Scalar* params, ConstRows<Scalar> in, Rows<Scalar> out,
-                             ChunkScratch<Scalar>& scratch) const {
+void Conv2D<Scalar>::forwardExamples(const Scalar* params, ConstRows<Scalar> in,
+                                     ChunkScratch<Scalar>& scratch,
+                                     ConvOutputSink<Scalar>& sink) const {
   const Eigen::Index t = positions();
   ConstRows<Scalar> weights(params, m_filters, patchSize());
   const Scalar* bias = params + weightCount();
@@ -192,10 +193,27 @@ void Conv2D<Scalar>::forward(const Scalar* params, ConstRows<Scalar> in, Rows<Sc
     im2col(in.data() + b * in.cols(), m, cols.data(), scratch);
     Rows<Scalar> product = scratch.matrix(1, m_filters, m * t);
     product.noalias() = weights * cols.transpose();
-    for (Eigen::Index e = 0; e < m; ++e)
-      for (int f = 0; f < m_filters; ++f)
-        out.row(b + e).segment(f * t, t) = product.row(f).segment(e * t, t).array() + bias[f];
+    for (Eigen::Index e = 0; e < m; ++e) sink.example(b + e, product.data() + e * t, m * t, bias);
   });
+}
+
+// A row of `out` is (filter, position): each plane plus its bias goes to its place.
+template <class Scalar>
+void Conv2D<Scalar>::forward(const Scalar* params, ConstRows<Scalar> in, Rows<Scalar> out,
+                             ChunkScratch<Scalar>& scratch) const {
+  struct Copy final : ConvOutputSink<Scalar> {
+    Rows<Scalar>& out;
+    Eigen::Index t;
+    int filters;
+    Copy(Rows<Scalar>& o, Eigen::Index positions, int f) : out(o), t(positions), filters(f) {}
+    void example(Eigen::Index e, const Scalar* sums, Eigen::Index stride,
+                 const Scalar* bias) override {
+      Scalar* y = out.data() + e * out.cols();
+      for (int f = 0; f < filters; ++f, y += t, sums += stride)
+        for (Eigen::Index i = 0; i < t; ++i) y[i] = sums[i] + bias[f];
+    }
+  } copy(out, positions(), m_filters);
+  forwardExamples(params, in, scratch, copy);
 }
 
 template <class Scalar>

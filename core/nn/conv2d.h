@@ -10,6 +10,19 @@ namespace epsilon::nn {
 
 enum class Padding { Same, Valid };
 
+// Where Conv2D::forwardExamples() sends its output: one call per example of the chunk,
+// with the sums W·patch of filter f (positions() scalars, the bias not yet added) at
+// sums + f·filterStride, in scratch memory that is overwritten after the call returns.
+template <class Scalar>
+class ConvOutputSink {
+ public:
+  virtual void example(Eigen::Index example, const Scalar* sums, Eigen::Index filterStride,
+                       const Scalar* bias) = 0;
+
+ protected:
+  ~ConvOutputSink() = default;
+};
+
 template <class Scalar>
 class Conv2D final : public Layer<Scalar> {
  public:
@@ -36,11 +49,18 @@ class Conv2D final : public Layer<Scalar> {
                            Scalar* grad, ChunkScratch<Scalar>& scratch) const override;
   void perExampleGradients(ConstRows<Scalar> in, ConstRows<Scalar> outGrad, Scalar* grads,
                            Eigen::Index stride, ChunkScratch<Scalar>& scratch) const override;
+  // forward() with its output stage left to `sink` (forward() adds the bias and copies the
+  // planes into the example's output row), so a following elementwise layer and pooling
+  // can take them while they are in cache (core/nn/conv_relu_pool.h). Uses scratch buffers
+  // 0–2.
+  void forwardExamples(const Scalar* params, ConstRows<Scalar> in, ChunkScratch<Scalar>& scratch,
+                       ConvOutputSink<Scalar>& sink) const;
 
   int outputHeight() const { return m_outH; }
   int outputWidth() const { return m_outW; }
   int padTop() const { return m_padTop; }
   int padLeft() const { return m_padLeft; }
+  Eigen::Index positionCount() const { return positions(); }
 
  private:
   Eigen::Index patchSize() const { return Eigen::Index{m_in.channels} * m_kernel * m_kernel; }

@@ -24,8 +24,17 @@ class MaxPool2D final : public Layer<Scalar> {
                 ConstRows<Scalar> outGrad, Rows<Scalar> inGrad,
                 ChunkScratch<Scalar>& scratch) const override;
 
- private:
+  // The passes on one example (forward() and backward() run them for each example of the
+  // chunk; core/nn/conv_relu_pool.h on an example still in cache). `flat`, `pending` and
+  // `winner` hold flatLength() scalars.
   Eigen::Index flatLength() const;
+  void poolExample(const Scalar* x, Scalar* y, Scalar* flat) const;
+  // dx (the example's input gradient) += g routed to the first maximum of each window, where
+  // y is what poolExample() gave for x. `pending` and `winner` are clobbered.
+  void routeExample(const Scalar* x, const Scalar* y, const Scalar* g, Scalar* dx, Scalar* pending,
+                    Scalar* winner) const;
+
+ private:
   Eigen::Index corner(int c, int oy) const;
 
   int m_size;

@@ -186,7 +186,8 @@ double Model<Scalar>::flopsPerExample() const {
   return 2 * macs;
 }
 
-// Inference over fixed chunks; each chunk ping-pongs between two local buffers.
+// Inference over fixed chunks; each chunk ping-pongs between two local buffers (a fused
+// conv → ReLU → max-pool block puts the ReLU's output in a third).
 template <class Scalar>
 Matrix<Scalar> Model<Scalar>::logits(const Matrix<Scalar>& x) const {
   const Impl& m = *m_impl;
@@ -195,24 +196,32 @@ Matrix<Scalar> Model<Scalar>::logits(const Matrix<Scalar>& x) const {
                      " features (" + shapeText(m.input) + "), found " + std::to_string(x.cols()));
   if (m.layers.empty()) return x;
   Matrix<Scalar> result(x.rows(), outputCount());
-  forEachChunk(
-      static_cast<std::size_t>(x.rows()), kChunkSize,
-      [&](std::size_t, std::size_t begin, std::size_t end) {
-        const auto b = static_cast<Eigen::Index>(begin), n = static_cast<Eigen::Index>(end - begin);
-        ChunkScratch<Scalar> scratch;
-        std::array<Matrix<Scalar>, 2> buffers;
-        const Scalar* in = x.data() + b * x.cols();
-        for (std::size_t l = 0; l < m.layers.size(); ++l) {
-          const bool last = l + 1 == m.layers.size();
-          Matrix<Scalar>& next = buffers[l % 2];
-          if (!last) next.resize(n, m.shapes[l + 1].featureCount());
-          Rows<Scalar> out =
-              last ? rowBlock(result, b, n) : Rows<Scalar>(next.data(), n, next.cols());
-          m.layers[l]->forward(m.params.data() + m.offsets[l],
-                               ConstRows<Scalar>(in, n, m.shapes[l].featureCount()), out, scratch);
-          in = out.data();
-        }
-      });
+  const typename Impl::Blocks blocks = m.fusedBlocks();
+  forEachChunk(static_cast<std::size_t>(x.rows()), kChunkSize,
+               [&](std::size_t, std::size_t begin, std::size_t end) {
+                 const auto b = static_cast<Eigen::Index>(begin),
+                            n = static_cast<Eigen::Index>(end - begin);
+                 ChunkScratch<Scalar> scratch;
+                 std::array<Matrix<Scalar>, 3> buffers;
+                 const Scalar* in = x.data() + b * x.cols();
+                 auto output = [&](std::size_t l, Matrix<Scalar>& next) {
+                   if (l + 1 == m.layers.size()) return rowBlock(result, b, n);
+                   next.resize(n, m.shapes[l + 1].featureCount());
+                   return Rows<Scalar>(next.data(), n, next.cols());
+                 };
+                 for (std::size_t l = 0; l < m.layers.size(); ++l) {
+                   const ConstRows<Scalar> input(in, n, m.shapes[l].featureCount());
+                   const Scalar* p = m.params.data() + m.offsets[l];
+                   Rows<Scalar> out = output(blocks[l] ? l + 2 : l, buffers[l % 2]);
+                   if (blocks[l]) {
+                     blocks[l]->forward(p, input, output(l + 1, buffers[2]), out, scratch);
+                     l += 2;
+                   } else {
+                     m.layers[l]->forward(p, input, out, scratch);
+                   }
+                   in = out.data();
+                 }
+               });
   return result;
 }
 
@@ -248,30 +257,59 @@ void Model<Scalar>::backward(const Matrix<Scalar>& x, std::span<const int> label
   if (ws.chunkScratch.size() < chunks) ws.chunkScratch.resize(chunks);
   ws.keptGradients.resize(layerCount);
   ws.keptValid.assign(layerCount, 0);
-  const std::size_t firstTrained = m.firstTrainedLayer();
-
+  const typename Impl::Blocks blocks = m.fusedBlocks();
   forEachChunk(static_cast<std::size_t>(batch), kChunkSize,
                [&](std::size_t c, std::size_t begin, std::size_t end) {
                  const auto b = static_cast<Eigen::Index>(begin),
                             n = static_cast<Eigen::Index>(end - begin);
-                 ChunkScratch<Scalar>& scratch = ws.chunkScratch[c];
-                 auto output = [&](std::size_t l) {
-                   return rowBlock(l + 1 < layerCount ? ws.activations[l + 1] : ws.logits, b, n);
-                 };
-                 for (std::size_t l = 0; l < layerCount; ++l)
-                   m.layers[l]->forward(m.params.data() + m.offsets[l], m.layerInput(ws, l, b, n),
-                                        output(l), scratch);
+                 m.forwardChunk(ws, blocks, b, n, ws.chunkScratch[c]);
                  softmaxCrossEntropy<Scalar>(rowBlock(std::as_const(ws.logits), b, n),
                                              labels.data() + b, ws.losses.data() + b,
                                              rowBlock(ws.outputGrads[layerCount - 1], b, n));
-                 // No input gradient is needed below the first layer with parameters (for
-                 // an MLP on images, the first Dense layer's would be a third of its work).
-                 for (std::size_t l = layerCount - 1; l > firstTrained; --l)
-                   m.layers[l]->backward(m.params.data() + m.offsets[l], m.layerInput(ws, l, b, n),
-                                         m.layerInput(ws, l + 1, b, n),
-                                         rowBlock(std::as_const(ws.outputGrads[l]), b, n),
-                                         rowBlock(ws.outputGrads[l - 1], b, n), scratch);
+                 m.backwardChunk(ws, blocks, b, n, ws.chunkScratch[c]);
                });
+}
+
+// The forward pass of rows [b, b + n) into the workspace; a fused block writes the ReLU's
+// and the pooling's outputs, not the convolution's own.
+template <class Scalar>
+void Model<Scalar>::Impl::forwardChunk(Workspace<Scalar>& ws, const Blocks& blocks, Eigen::Index b,
+                                       Eigen::Index n, ChunkScratch<Scalar>& scratch) const {
+  const std::size_t count = layers.size();
+  auto output = [&](std::size_t l) {
+    return rowBlock(l + 1 < count ? ws.activations[l + 1] : ws.logits, b, n);
+  };
+  for (std::size_t l = 0; l < count; ++l) {
+    const Scalar* p = params.data() + offsets[l];
+    if (blocks[l]) {
+      blocks[l]->forward(p, layerInput(ws, l, b, n), output(l + 1), output(l + 2), scratch);
+      l += 2;
+    } else {
+      layers[l]->forward(p, layerInput(ws, l, b, n), output(l), scratch);
+    }
+  }
+}
+
+// The backward pass of rows [b, b + n). No input gradient is needed below the first layer
+// with parameters (for an MLP on images, the first Dense layer's would be a third of its
+// work). A fused block takes its pooling's output gradient to its convolution's.
+template <class Scalar>
+void Model<Scalar>::Impl::backwardChunk(Workspace<Scalar>& ws, const Blocks& blocks, Eigen::Index b,
+                                        Eigen::Index n, ChunkScratch<Scalar>& scratch) const {
+  const std::size_t firstTrained = firstTrainedLayer();
+  for (std::size_t l = layers.size() - 1; l > firstTrained; --l) {
+    if (l >= 2 && blocks[l - 2]) {
+      blocks[l - 2]->backward(layerInput(ws, l, b, n), layerInput(ws, l + 1, b, n),
+                              rowBlock(std::as_const(ws.outputGrads[l]), b, n),
+                              rowBlock(ws.outputGrads[l - 2], b, n), scratch);
+      l -= 1;  // the loop's decrement steps over the ReLU to the convolution
+      continue;
+    }
+    layers[l]->backward(params.data() + offsets[l], layerInput(ws, l, b, n),
+                        layerInput(ws, l + 1, b, n),
+                        rowBlock(std::as_const(ws.outputGrads[l]), b, n),
+                        rowBlock(ws.outputGrads[l - 1], b, n), scratch);
+  }
 }
 
 template class Model<float>;

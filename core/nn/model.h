@@ -38,7 +38,9 @@ struct Workspace {
   Matrix<Scalar> logits;                    // batch × classes (the output of the last layer)
   std::vector<Matrix<Scalar>> activations;  // input of layer l, batch rows
   // dLoss_i/d(output of layer l), batch rows; not computed (left as they were) below the
-  // first layer with parameters, whose input gradient nothing needs.
+  // first layer with parameters, whose input gradient nothing needs. Nor, where a conv,
+  // a relu and a maxpool layer follow each other (run as one block, conv_relu_pool.h), are
+  // the conv's output (the relu's entry in activations) and the relu's output gradient.
   std::vector<Matrix<Scalar>> outputGrads;
 
   // Filled by the queries after backward(): per-chunk scratch memory; the per-example

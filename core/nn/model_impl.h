@@ -9,6 +9,7 @@
 
 #include "core/common/errors.h"
 #include "core/common/parallel.h"
+#include "core/nn/conv_relu_pool.h"
 #include "core/nn/layer.h"
 #include "core/nn/model.h"
 
@@ -60,6 +61,20 @@ struct Model<Scalar>::Impl {
                                Eigen::Index n) const {
     return rowBlock(l < layers.size() ? ws.activations[l] : ws.logits, begin, n);
   }
+
+  // blocks[l]: the fused conv → ReLU → max-pool block starting at layer l, if any
+  // (conv_relu_pool.h), for backward() and logits(); the layers' own passes give the same.
+  using Blocks = std::vector<std::optional<ConvReluPool<Scalar>>>;
+  Blocks fusedBlocks() const {
+    Blocks blocks(layers.size());
+    for (std::size_t l = 0; l + 2 < layers.size(); ++l)
+      blocks[l] = ConvReluPool<Scalar>::match(*layers[l], *layers[l + 1], *layers[l + 2]);
+    return blocks;
+  }
+  void forwardChunk(Workspace<Scalar>& ws, const Blocks& blocks, Eigen::Index b, Eigen::Index n,
+                    ChunkScratch<Scalar>& scratch) const;
+  void backwardChunk(Workspace<Scalar>& ws, const Blocks& blocks, Eigen::Index b, Eigen::Index n,
+                     ChunkScratch<Scalar>& scratch) const;
 
   void weightedSum(const Workspace<Scalar>& ws, const std::vector<const Scalar*>& layerWeights,
                    Vector<Scalar>& out) const;

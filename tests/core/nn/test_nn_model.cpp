@@ -1,7 +1,10 @@
 // Model and presets: exact parameter counts, shape errors that name the preset and the
-// shape, seeded He/Glorot initialisation, copies, inference, and argument checks.
+// shape, seeded He/Glorot initialisation, copies, inference, the fused conv → ReLU →
+// max-pool passes against the layers one by one, and argument checks.
 #include <QTest>
 #include <cmath>
+#include <limits>
+#include <utility>
 
 #include "core/common/errors.h"
 #include "core/nn/dense.h"
@@ -162,6 +165,80 @@ class TestNnModel : public QObject {
     QVERIFY(model.logits(x) == ws.logits);  // same chunks, same arithmetic
     QCOMPARE(ws.batchSize(), Eigen::Index{37});
     QVERIFY(ws.losses.minCoeff() > 0);
+  }
+
+  // Model::backward() runs conv → ReLU → max-pool as one block (core/nn/conv_relu_pool.h);
+  // the layers' own passes, chunk by chunk as the model splits the batch, must give the
+  // same bits: every activation a later layer reads and every layer's output gradient
+  // that a parameter gradient or an input gradient reads.
+  void fusedBlocksMatchLayerByLayer_data() {
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<int>("channels");
+    QTest::addColumn<int>("side");
+    QTest::newRow("tfp-cnn: same padding, stride 2, pool 2/1") << "tfp-cnn" << 2 << 14;
+    QTest::newRow("lenet5: valid, pool 2/2 dropping a column") << "lenet5" << 1 << 21;
+  }
+  void fusedBlocksMatchLayerByLayer() {
+    QFETCH(QString, preset);
+    QFETCH(int, channels);
+    QFETCH(int, side);
+    const SampleShape shape = SampleShape::image(channels, side, side);
+    const Model<float> model = buildPreset<float>(preset.toStdString(), shape, 5, 3);
+    const int layers = model.layerCount();
+    const Eigen::Index batch = 37;  // a full chunk of 32 and a partial one
+    const Matrix<float> x = randomMatrix<float>(batch, shape.featureCount(), 21);
+    const std::vector<int> labels = randomLabels(batch, 5, 21);
+    // A block's output, the ReLU's input: conv at l - 1, relu at l, maxpool at l + 1.
+    auto blockInner = [&](int l) {
+      return l > 0 && l + 1 < layers && model.layer(l - 1).kind() == "conv" &&
+             model.layer(l).kind() == "relu" && model.layer(l + 1).kind() == "maxpool";
+    };
+    Workspace<float> ws;
+    model.backward(x, labels, ws);
+    int blocks = 0;
+    for (int l = 0; l < layers; ++l)
+      if (blockInner(l)) {
+        ++blocks;  // the fused path leaves these alone: poison them to see that it ran
+        ws.activations[std::size_t(l)].setConstant(std::numeric_limits<float>::quiet_NaN());
+      }
+    QCOMPARE(blocks, 2);
+    model.backward(x, labels, ws);
+    QVERIFY(model.logits(x) == ws.logits);  // inference fuses the blocks too
+    std::vector<const float*> params;
+    for (int l = 0, offset = 0; l < layers; offset += int(model.layer(l).parameterCount()), ++l)
+      params.push_back(model.parameters().data() + offset);
+    for (Eigen::Index b = 0; b < batch; b += Model<float>::kChunkSize) {
+      const Eigen::Index n = std::min(Model<float>::kChunkSize, batch - b);
+      ChunkScratch<float> scratch;
+      std::vector<Matrix<float>> act{x.middleRows(b, n)};
+      std::vector<Matrix<float>> grad(static_cast<std::size_t>(layers));
+      for (int l = 0; l < layers; ++l) {
+        const auto u = std::size_t(l);
+        act.emplace_back(n, l + 1 < layers ? ws.activations[u + 1].cols() : 5);
+        model.layer(l).forward(params[u], rowBlock(std::as_const(act[u]), 0, n),
+                               rowBlock(act.back(), 0, n), scratch);
+      }
+      QVERIFY(act.back() == ws.logits.middleRows(b, n));
+      grad.back() = ws.outputGrads.back().middleRows(b, n);
+      for (int l = layers - 1; l > 0; --l) {
+        const auto u = std::size_t(l);
+        grad[u - 1].resize(n, act[u].cols());
+        model.layer(l).backward(params[u], rowBlock(std::as_const(act[u]), 0, n),
+                                rowBlock(std::as_const(act[u + 1]), 0, n),
+                                rowBlock(std::as_const(grad[u]), 0, n), rowBlock(grad[u - 1], 0, n),
+                                scratch);
+      }
+      for (int l = 0; l < layers; ++l) {
+        const auto u = std::size_t(l);
+        const std::string kind = model.layer(l).kind();
+        if (blockInner(l)) {
+          QVERIFY(ws.activations[u].middleRows(b, n).array().isNaN().all());
+          continue;  // nor is the ReLU's output gradient written
+        }
+        QVERIFY2(act[u] == ws.activations[u].middleRows(b, n), kind.c_str());
+        QVERIFY2(grad[u] == ws.outputGrads[u].middleRows(b, n), kind.c_str());
+      }
+    }
   }
 
   void handBuiltModelAndReshape() {

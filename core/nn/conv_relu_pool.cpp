@@ -1,0 +1,73 @@
+// The fused conv → ReLU → max-pool passes (conv_relu_pool.h).
+#include "core/nn/conv_relu_pool.h"
+
+#include <algorithm>
+
+#include "core/nn/relu.h"
+
+namespace epsilon::nn {
+
+template <class Scalar>
+std::optional<ConvReluPool<Scalar>> ConvReluPool<Scalar>::match(const Layer<Scalar>& conv,
+                                                                const Layer<Scalar>& relu,
+                                                                const Layer<Scalar>& pool) {
+  const auto* c = dynamic_cast<const Conv2D<Scalar>*>(&conv);
+  const auto* p = dynamic_cast<const MaxPool2D<Scalar>*>(&pool);
+  if (c == nullptr || p == nullptr || dynamic_cast<const Relu<Scalar>*>(&relu) == nullptr)
+    return std::nullopt;
+  return ConvReluPool(*c, *p);
+}
+
+// Each example: bias and ReLU as Relu::forward computes them on Conv2D::forward's output
+// (max(sum + bias, 0)) into its row of `activated`, then MaxPool2D's pass on that row while
+// it is in cache. Scratch buffer 3 holds the pooling's flat maxima (the convolution uses
+// 0–2).
+template <class Scalar>
+void ConvReluPool<Scalar>::forward(const Scalar* params, ConstRows<Scalar> in,
+                                   Rows<Scalar> activated, Rows<Scalar> pooled,
+                                   ChunkScratch<Scalar>& scratch) const {
+  struct Stage final : ConvOutputSink<Scalar> {
+    const MaxPool2D<Scalar>& pool;
+    Rows<Scalar>& activated;
+    Rows<Scalar>& pooled;
+    Eigen::Index positions;
+    Scalar* flat;
+    void example(Eigen::Index e, const Scalar* sums, Eigen::Index stride,
+                 const Scalar* bias) override {
+      Scalar* a = activated.data() + e * activated.cols();
+      const Eigen::Index filters = activated.cols() / positions;
+      for (Eigen::Index f = 0; f < filters; ++f)
+        for (Eigen::Index i = 0; i < positions; ++i)
+          a[f * positions + i] = std::max(sums[f * stride + i] + bias[f], Scalar(0));
+      pool.poolExample(a, pooled.data() + e * pooled.cols(), flat);
+    }
+    Stage(const MaxPool2D<Scalar>& p, Rows<Scalar>& a, Rows<Scalar>& o, Eigen::Index t, Scalar* f)
+        : pool(p), activated(a), pooled(o), positions(t), flat(f) {}
+  } stage(*m_pool, activated, pooled, m_conv->positionCount(),
+          scratch.buffer(3, m_pool->flatLength()));
+  m_conv->forwardExamples(params, in, scratch, stage);
+}
+
+// Each example: MaxPool2D's routing into the zeroed row of convGrad, then Relu::backward's
+// mask, read from the ReLU's output (positive exactly where its input is).
+template <class Scalar>
+void ConvReluPool<Scalar>::backward(ConstRows<Scalar> activated, ConstRows<Scalar> pooled,
+                                    ConstRows<Scalar> pooledGrad, Rows<Scalar> convGrad,
+                                    ChunkScratch<Scalar>& scratch) const {
+  const Eigen::Index length = m_pool->flatLength(), size = activated.cols();
+  Scalar* pending = scratch.buffer(0, length);
+  Scalar* winner = scratch.buffer(1, length);
+  for (Eigen::Index e = 0; e < activated.rows(); ++e) {
+    const Scalar* a = activated.data() + e * size;
+    Scalar* d = convGrad.data() + e * size;
+    std::fill(d, d + size, Scalar(0));
+    m_pool->routeExample(a, pooled.data() + e * pooled.cols(),
+                         pooledGrad.data() + e * pooledGrad.cols(), d, pending, winner);
+    for (Eigen::Index i = 0; i < size; ++i) d[i] = a[i] > Scalar(0) ? d[i] : Scalar(0);
+  }
+}
+
+template class ConvReluPool<float>;
+template class ConvReluPool<double>;
+
+}  // namespace epsilon::nn

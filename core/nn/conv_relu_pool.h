@@ -1,0 +1,47 @@
+// A convolution followed by ReLU and max pooling (the tfp-cnn's and LeNet-5's blocks) in
+// one pass over the activations each way, chosen by Model::backward() when its layers have
+// that pattern; the layer list, and so the model's description and files, stay as they are.
+// Forward: each output plane of the convolution, still in cache after its GEMM, gets its
+// bias and the ReLU and is pooled at once, where the layers one by one write the
+// convolution's output, read it back for the ReLU, and read that back for the pooling.
+// Backward: the pooling's gradient is routed and masked by the ReLU plane by plane, straight
+// into the convolution's output gradient. Every value is computed by the same operations
+// in the same order as the layers one by one, so results are bit-identical to them.
+// The Workspace entries between the three layers (the convolution's raw output and the
+// gradient of the ReLU's output) are neither written nor needed: the ReLU's output has
+// the same sign pattern as its input.
+#pragma once
+
+#include <optional>
+
+#include "core/nn/conv2d.h"
+#include "core/nn/maxpool2d.h"
+
+namespace epsilon::nn {
+
+template <class Scalar>
+class ConvReluPool {
+ public:
+  // The fused block over layers conv, relu, pool when they are Conv2D, Relu and MaxPool2D.
+  static std::optional<ConvReluPool> match(const Layer<Scalar>& conv, const Layer<Scalar>& relu,
+                                           const Layer<Scalar>& pool);
+
+  // activated = ReLU(conv(in)), pooled = maxpool(activated), for a chunk's rows.
+  void forward(const Scalar* params, ConstRows<Scalar> in, Rows<Scalar> activated,
+               Rows<Scalar> pooled, ChunkScratch<Scalar>& scratch) const;
+  // convGrad = dLoss/d(conv output) from pooledGrad = dLoss/d(pooled).
+  void backward(ConstRows<Scalar> activated, ConstRows<Scalar> pooled, ConstRows<Scalar> pooledGrad,
+                Rows<Scalar> convGrad, ChunkScratch<Scalar>& scratch) const;
+
+ private:
+  ConvReluPool(const Conv2D<Scalar>& conv, const MaxPool2D<Scalar>& pool)
+      : m_conv(&conv), m_pool(&pool) {}
+
+  const Conv2D<Scalar>* m_conv;
+  const MaxPool2D<Scalar>* m_pool;
+};
+
+extern template class ConvReluPool<float>;
+extern template class ConvReluPool<double>;
+
+}  // namespace epsilon::nn
