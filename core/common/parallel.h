@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/common/thread_priority.h"
 #include "core/common/tsan_annotations.h"
 
 namespace epsilon {
@@ -38,6 +39,7 @@ struct ChunkLoop {
     const std::size_t begin = c * chunk;
     body(c, begin, std::min(count, begin + chunk));
     tsanRelease(&join);
+    yieldIfLoweredAndDue();
   }
 };
 

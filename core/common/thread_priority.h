@@ -4,7 +4,10 @@
 // before them instead of after their time slice.
 #pragma once
 
+#include <chrono>
+
 #if defined(__linux__)
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 #endif
@@ -21,9 +24,22 @@ inline constexpr int kInteractiveNiceness = 5;
 // setpriority(2) with PRIO_PROCESS and a thread id applies to that thread alone; elsewhere
 // this does nothing. An unprivileged thread cannot raise it back, so only threads that do
 // background work for the rest of their life call this.
+namespace detail {
+// The niceness this thread has lowered itself to (0: never).
+inline int& loweredNiceness() {
+  thread_local int lowered = 0;
+  return lowered;
+}
+// How many times this thread has called sched_yield through yieldIfLoweredAndDue.
+inline int& yieldsOffered() {
+  thread_local int offered = 0;
+  return offered;
+}
+}  // namespace detail
+
 inline void lowerThreadPriority(int niceness = kBackgroundNiceness) {
 #if defined(__linux__)
-  thread_local int lowered = 0;
+  int& lowered = detail::loweredNiceness();
   if (lowered >= niceness) return;
   lowered = niceness;
   const auto self = static_cast<id_t>(gettid());
@@ -31,6 +47,28 @@ inline void lowerThreadPriority(int niceness = kBackgroundNiceness) {
 #else
   (void)niceness;
 #endif
+}
+
+// A lowered thread offers its core to a waiting thread at most once per millisecond of work
+// (called between chunks of a parallel loop). A lower priority alone is not enough: the
+// kernel lets a woken thread of higher priority wait for the running one's next scheduler
+// tick (up to 4 ms at 250 Hz) instead of preempting it. sched_yield(2) with nothing waiting
+// returns at once.
+inline void yieldIfLoweredAndDue() {
+#if defined(__linux__)
+  if (detail::loweredNiceness() == 0) return;
+  thread_local auto last = std::chrono::steady_clock::now();
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last < std::chrono::milliseconds(1)) return;
+  last = now;
+  ++detail::yieldsOffered();
+  sched_yield();
+#endif
+}
+
+// How many times this thread has offered its core (tests).
+inline int yieldsOffered() {
+  return detail::yieldsOffered();
 }
 
 }  // namespace epsilon

@@ -7,6 +7,7 @@
 
 #include "core/common/errors.h"
 #include "core/common/text.h"
+#include "core/common/thread_priority.h"
 #include "core/privacy/privacy_math.h"
 
 namespace epsilon::privacy {
@@ -90,6 +91,9 @@ DiscretePld connectTheDots(const std::function<double(double)>& profile, long lo
   const std::size_t n = static_cast<std::size_t>(highIndex - lowIndex + 1);
   std::vector<double> delta(n);
   for (std::size_t i = 0; i < n; ++i) {
+    // A calibration while a slider is dragged spends milliseconds here: a background
+    // thread offers its core to the GUI thread between points (core/common/thread_priority.h).
+    if (i % 1024 == 0) yieldIfLoweredAndDue();
     delta[i] = std::clamp(
         profile(static_cast<double>(lowIndex + static_cast<long long>(i)) * interval), 0.0, 1.0);
   }

@@ -184,6 +184,26 @@ class TestJobRunner : public QObject {
       }
     }
   }
+
+  // A lowered thread offers its core between chunks of work, at most once per millisecond
+  // (the kernel would let a woken GUI thread wait for its next tick); others never do.
+  void loweredThreadsOfferTheirCoreEachMillisecond() {
+    int before = -1, after = -1;
+    std::thread worker([&] {
+      const auto spin = [](std::chrono::milliseconds length) {
+        const auto end = std::chrono::steady_clock::now() + length;
+        while (std::chrono::steady_clock::now() < end) yieldIfLoweredAndDue();
+      };
+      spin(std::chrono::milliseconds(5));
+      before = yieldsOffered();
+      lowerThreadPriority(kBackgroundNiceness);
+      spin(std::chrono::milliseconds(20));
+      after = yieldsOffered();
+    });
+    worker.join();
+    QCOMPARE(before, 0);
+    QVERIFY2(after >= 3 && after <= 21, qPrintable(QString::number(after)));
+  }
 #endif
 
   void badConfigFailsTheRunNotTheRunner() {
