@@ -20,10 +20,6 @@ namespace epsilon {
 inline constexpr int kBackgroundNiceness = 10;
 inline constexpr int kInteractiveNiceness = 5;
 
-// Lowers the calling thread's priority to `niceness` (never raises it). On Linux,
-// setpriority(2) with PRIO_PROCESS and a thread id applies to that thread alone; elsewhere
-// this does nothing. An unprivileged thread cannot raise it back, so only threads that do
-// background work for the rest of their life call this.
 namespace detail {
 // The niceness this thread has lowered itself to (0: never).
 inline int& loweredNiceness() {
@@ -37,6 +33,10 @@ inline int& yieldsOffered() {
 }
 }  // namespace detail
 
+// Lowers the calling thread's priority to `niceness` (never raises it). On Linux,
+// setpriority(2) with PRIO_PROCESS and a thread id applies to that thread alone; elsewhere
+// this does nothing. An unprivileged thread cannot raise it back, so only threads that do
+// background work for the rest of their life call this.
 inline void lowerThreadPriority(int niceness = kBackgroundNiceness) {
 #if defined(__linux__)
   int& lowered = detail::loweredNiceness();
