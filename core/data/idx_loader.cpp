@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "core/common/errors.h"
+#include "core/common/memory.h"
 #include "core/data/byte_source.h"
 
 namespace epsilon::data {
@@ -115,6 +116,10 @@ IdxImages parseIdxImages(std::span<const std::byte> bytes, const std::string& so
   images.declaredCount = static_cast<long>(count);
   const long kept = keptCount(images.declaredCount, maxCount);
   images.pixels.resize(kept, static_cast<Eigen::Index>(pixelsPerImage));
+  // Before the first write, so the pages are huge from the start (loadDataset's own advice
+  // then finds nothing left to move).
+  adviseHugePages(images.pixels.data(),
+                  static_cast<std::size_t>(images.pixels.size()) * sizeof(float));
   const auto& table = byteToUnit();
   float* out = images.pixels.data();
   input.consume(static_cast<std::size_t>(kept) * pixelsPerImage, "pixels",

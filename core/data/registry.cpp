@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/common/errors.h"
+#include "core/common/memory.h"
 #include "core/data/byte_source.h"
 #include "core/data/cifar_loader.h"
 #include "core/data/embedded_files.h"
@@ -322,6 +323,8 @@ Dataset loadDataset(const std::string& nameOrPath, const DatasetOptions& options
                         ", got " + std::to_string(options.minorityClass));
     keepFractionOfClass(dataset.train, options.minorityClass, options.minorityKeep);
   }
+  adviseHugePages(dataset.train.features.data(),
+                  static_cast<std::size_t>(dataset.train.features.size()) * sizeof(float));
   return dataset;
 }
 

@@ -102,36 +102,43 @@ void Model<Scalar>::Impl::weightedSum(const Workspace<Scalar>& ws,
     return;
   }
   out.resize(p);
+  // Every kept layer's parameter blocks and every dense layer's row blocks form one parallel
+  // loop, each block writing its own slice of `out`: one layer at a time, a layer of a single
+  // block (tfp-cnn's first convolution and both dense layers) left the other threads idle.
+  struct Block {
+    std::size_t layer;
+    Eigen::Index begin, end;
+  };
+  std::vector<Block> blocks;
   std::vector<std::size_t> chunked;
   for (std::size_t l = 0; l < m.layers.size(); ++l) {
-    const Layer<Scalar>& layer = *m.layers[l];
-    const Eigen::Index size = m.layerSize(l), offset = m.offsets[l];
+    const Eigen::Index size = m.layerSize(l);
     if (size == 0) continue;
-    const Scalar* weights = layerWeights[l];
-    if (ws.keptValid[l]) {
-      const Matrix<Scalar>& kept = ws.keptGradients[l];
-      const Eigen::Map<const Vector<Scalar>> w(weights, batch);
-      forEachChunk(static_cast<std::size_t>(size), kParameterBlock,
-                   [&](std::size_t, std::size_t begin, std::size_t end) {
-                     const auto j = static_cast<Eigen::Index>(begin);
-                     const auto len = static_cast<Eigen::Index>(end - begin);
-                     out.segment(offset + j, len).noalias() =
-                         kept.middleCols(j, len).transpose() * w;
-                   });
-    } else if (const Eigen::Index rows = layer.gradientRowCount(); rows > 0) {
-      const std::size_t blocks = chunkCount(static_cast<std::size_t>(rows), kRowBlock);
-      if (ws.chunkScratch.size() < blocks) ws.chunkScratch.resize(blocks);
-      forEachChunk(static_cast<std::size_t>(rows), kRowBlock,
-                   [&](std::size_t c, std::size_t begin, std::size_t end) {
-                     layer.weightedGradientRows(
-                         m.layerInput(ws, l, 0, batch), rowBlock(ws.outputGrads[l], 0, batch),
-                         weights, static_cast<Eigen::Index>(begin), static_cast<Eigen::Index>(end),
-                         out.data() + offset, ws.chunkScratch[c]);
-                   });
-    } else {
+    const Eigen::Index rows = ws.keptValid[l] ? 0 : m.layers[l]->gradientRowCount();
+    if (!ws.keptValid[l] && rows == 0) {
       chunked.push_back(l);
+      continue;
     }
+    const Eigen::Index extent = ws.keptValid[l] ? size : rows;
+    const auto step = static_cast<Eigen::Index>(ws.keptValid[l] ? kParameterBlock : kRowBlock);
+    for (Eigen::Index b = 0; b < extent; b += step)
+      blocks.push_back({l, b, std::min(extent, b + step)});
   }
+  if (ws.chunkScratch.size() < blocks.size()) ws.chunkScratch.resize(blocks.size());
+  forEachChunk(blocks.size(), 1, [&](std::size_t c, std::size_t, std::size_t) {
+    const Block& block = blocks[c];
+    const std::size_t l = block.layer;
+    const Eigen::Index offset = m.offsets[l];
+    if (ws.keptValid[l]) {
+      const Eigen::Map<const Vector<Scalar>> w(layerWeights[l], batch);
+      out.segment(offset + block.begin, block.end - block.begin).noalias() =
+          ws.keptGradients[l].middleCols(block.begin, block.end - block.begin).transpose() * w;
+    } else {
+      m.layers[l]->weightedGradientRows(
+          m.layerInput(ws, l, 0, batch), rowBlock(ws.outputGrads[l], 0, batch), layerWeights[l],
+          block.begin, block.end, out.data() + offset, ws.chunkScratch[c]);
+    }
+  });
   if (!chunked.empty()) chunkedWeightedSum(ws, chunked, layerWeights, out);
 }
 

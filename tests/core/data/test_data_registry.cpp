@@ -3,8 +3,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
 
 #include "core/common/errors.h"
+#include "core/common/memory.h"
 #include "core/data/registry.h"
 #include "data_test_util.h"
 
@@ -23,6 +27,7 @@ class TestDatasetRegistry : public QObject {
   void unknownNameListsKnownNames();
   void badOptionsAreConfigErrors();
   void findsFashionMnistWhenInstalled();
+  void hugePageAdviceKeepsContents();
   void findsFoldersFromEnvironment();
   void environmentNameClashUsesThePath();
   void loadsAFolderByPath();
@@ -47,6 +52,22 @@ void writeIdxFolder(const std::filesystem::path& folder, std::uint32_t train) {
   writeFile(folder / "train-labels-idx1-ubyte.gz", gzip(idxLabels(labels)));
   writeFile(folder / "t10k-images-idx3-ubyte", idxImages(2, 3, 4));
   writeFile(folder / "t10k-labels-idx1-ubyte", idxLabels({3, 4}));
+}
+
+// The VmFlags line of the mapping that holds `address` (/proc/self/smaps), or "" if none.
+std::string vmFlagsAt(const void* address) {
+  const auto target = reinterpret_cast<std::uintptr_t>(address);
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool inside = false;
+  while (std::getline(smaps, line)) {
+    unsigned long begin = 0, end = 0;
+    if (std::sscanf(line.c_str(), "%lx-%lx ", &begin, &end) == 2)
+      inside = begin <= target && target < end;
+    else if (inside && line.rfind("VmFlags:", 0) == 0)
+      return line;
+  }
+  return {};
 }
 
 void writeCifarFolder(const std::filesystem::path& folder) {
@@ -146,6 +167,22 @@ void TestDatasetRegistry::findsFashionMnistWhenInstalled() {
   for (const int label : fashion.test.labels) ++test[static_cast<std::size_t>(label)];
   QVERIFY(train == std::vector<int>(10, 6000));
   QVERIFY(test == std::vector<int>(10, 1000));
+  // A lot reads the training rows at random: their pages are advised huge ("hg"), whatever
+  // the system's transparent huge page mode then makes of the advice.
+  const std::string flags =
+      vmFlagsAt(fashion.train.features.data() + fashion.train.features.size() / 2);
+  QVERIFY2(flags.find(" hg") != std::string::npos, flags.c_str());
+}
+
+void TestDatasetRegistry::hugePageAdviceKeepsContents() {
+  std::vector<float> values(std::size_t{3} << 20);  // 12 MiB: whole 2 MiB pages, ragged ends
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i % 9973);
+  epsilon::adviseHugePages(values.data() + 1, (values.size() - 1) * sizeof(float));
+  epsilon::adviseHugePages(values.data(), 100);  // no whole huge page inside: nothing to do
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (values[i] != static_cast<float>(i % 9973))
+      QFAIL(qPrintable(QString("value %1 changed").arg(i)));
+  QVERIFY(vmFlagsAt(values.data() + values.size() / 2).find(" hg") != std::string::npos);
 }
 
 void TestDatasetRegistry::findsFoldersFromEnvironment() {
