@@ -44,10 +44,15 @@ class Optimizer {
   virtual OptimizerKind kind() const = 0;
 
  protected:
+  using Segment = Eigen::VectorBlock<Vector>;
+  using ConstSegment = Eigen::VectorBlock<const Vector>;
   explicit Optimizer(Eigen::Index parameterCount) : m_parameterCount(parameterCount) {}
-  // `t` is the 1-based number of this step (Adam's bias correction needs it).
-  virtual void apply(Vector& parameters, const Vector& gradient, float learningRate,
-                     long long t) = 0;
+  // The update of the parameters [begin, begin + parameters.size()): step() runs the blocks
+  // of the vector in parallel, and every update is element by element, so the result does
+  // not depend on the threads. `t` is the 1-based number of this step (Adam's bias
+  // correction needs it).
+  virtual void apply(Eigen::Index begin, Segment parameters, ConstSegment gradient,
+                     float learningRate, long long t) = 0;
 
  private:
   Eigen::Index m_parameterCount;

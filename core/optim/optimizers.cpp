@@ -1,12 +1,13 @@
-// The five optimizers. Each update is element-wise over the flat parameter vector, with no
-// threads (a few hundred thousand parameters take well under a millisecond), so the result
-// never depends on the thread count. The square-root updates are plain loops: GCC 12 warns
-// spuriously inside Eigen's AVX-512 array sqrt.
+// The five optimizers. Each update is element-wise over the flat parameter vector, run in
+// fixed blocks on the threads (one thread alone spent 2 % of an mlp DP epoch on SGD's update),
+// so the result never depends on the thread count. The square-root updates are plain loops:
+// GCC 12 warns spuriously inside Eigen's AVX-512 array sqrt.
 #include <cmath>
 #include <cstdio>
 #include <string>
 
 #include "core/common/errors.h"
+#include "core/common/parallel.h"
 #include "core/common/text.h"
 #include "core/optim/optimizer.h"
 
@@ -19,7 +20,13 @@ void Optimizer::step(Vector& parameters, const Vector& gradient, float learningR
                       " and " + std::to_string(gradient.size()));
   }
   ++m_steps;
-  apply(parameters, gradient, learningRate, m_steps);
+  constexpr std::size_t kBlock = std::size_t{1} << 14;
+  forEachChunk(static_cast<std::size_t>(m_parameterCount), kBlock,
+               [&](std::size_t, std::size_t begin, std::size_t end) {
+                 const auto b = static_cast<Eigen::Index>(begin);
+                 const auto n = static_cast<Eigen::Index>(end - begin);
+                 apply(b, parameters.segment(b, n), gradient.segment(b, n), learningRate, m_steps);
+               });
 }
 
 namespace {
@@ -31,7 +38,9 @@ class Sgd final : public Optimizer {
   OptimizerKind kind() const override { return OptimizerKind::Sgd; }
 
  protected:
-  void apply(Vector& p, const Vector& g, float lr, long long) override { p.noalias() -= lr * g; }
+  void apply(Eigen::Index, Segment p, ConstSegment g, float lr, long long) override {
+    p.noalias() -= lr * g;
+  }
 };
 
 // Heavy ball (Polyak 1964) as MindSpore's nn.Momentum and PyTorch write it: v ← μ·v + g,
@@ -44,12 +53,13 @@ class Momentum final : public Optimizer {
   OptimizerKind kind() const override { return OptimizerKind::Momentum; }
 
  protected:
-  void apply(Vector& p, const Vector& g, float lr, long long) override {
-    m_velocity = m_mu * m_velocity + g;
+  void apply(Eigen::Index begin, Segment p, ConstSegment g, float lr, long long) override {
+    auto v = m_velocity.segment(begin, p.size());
+    v = m_mu * v + g;
     if (m_nesterov) {
-      p.noalias() -= lr * (g + m_mu * m_velocity);
+      p.noalias() -= lr * (g + m_mu * v);
     } else {
-      p.noalias() -= lr * m_velocity;
+      p.noalias() -= lr * v;
     }
   }
 
@@ -73,16 +83,18 @@ class Adam final : public Optimizer {
   OptimizerKind kind() const override { return OptimizerKind::Adam; }
 
  protected:
-  void apply(Vector& p, const Vector& g, float lr, long long t) override {
+  void apply(Eigen::Index begin, Segment p, ConstSegment g, float lr, long long t) override {
     const float b1 = static_cast<float>(m_beta1);
     const float b2 = static_cast<float>(m_beta2);
-    m_first = b1 * m_first + (1.0f - b1) * g;
-    m_second = b2 * m_second + (1.0f - b2) * g.cwiseAbs2();
+    auto first = m_first.segment(begin, p.size());
+    auto second = m_second.segment(begin, p.size());
+    first = b1 * first + (1.0f - b1) * g;
+    second = b2 * second + (1.0f - b2) * g.cwiseAbs2();
     const auto td = static_cast<double>(t);
     const float c1 = static_cast<float>(1.0 / (1.0 - std::pow(m_beta1, td)));
     const float c2 = static_cast<float>(1.0 / (1.0 - std::pow(m_beta2, td)));
     for (Eigen::Index i = 0; i < p.size(); ++i) {
-      p[i] -= lr * (c1 * m_first[i]) / (std::sqrt(c2 * m_second[i]) + m_eps);
+      p[i] -= lr * (c1 * first[i]) / (std::sqrt(c2 * second[i]) + m_eps);
     }
   }
 
@@ -105,10 +117,11 @@ class Adagrad final : public Optimizer {
   OptimizerKind kind() const override { return OptimizerKind::Adagrad; }
 
  protected:
-  void apply(Vector& p, const Vector& g, float lr, long long) override {
-    m_accumulator += g.cwiseAbs2();
+  void apply(Eigen::Index begin, Segment p, ConstSegment g, float lr, long long) override {
+    auto accumulator = m_accumulator.segment(begin, p.size());
+    accumulator += g.cwiseAbs2();
     for (Eigen::Index i = 0; i < p.size(); ++i)
-      p[i] -= lr * g[i] / (std::sqrt(m_accumulator[i]) + m_eps);
+      p[i] -= lr * g[i] / (std::sqrt(accumulator[i]) + m_eps);
   }
 
  private:
@@ -127,10 +140,10 @@ class RmsProp final : public Optimizer {
   OptimizerKind kind() const override { return OptimizerKind::RmsProp; }
 
  protected:
-  void apply(Vector& p, const Vector& g, float lr, long long) override {
-    m_average = m_rho * m_average + (1.0f - m_rho) * g.cwiseAbs2();
-    for (Eigen::Index i = 0; i < p.size(); ++i)
-      p[i] -= lr * g[i] / (std::sqrt(m_average[i]) + m_eps);
+  void apply(Eigen::Index begin, Segment p, ConstSegment g, float lr, long long) override {
+    auto average = m_average.segment(begin, p.size());
+    average = m_rho * average + (1.0f - m_rho) * g.cwiseAbs2();
+    for (Eigen::Index i = 0; i < p.size(); ++i) p[i] -= lr * g[i] / (std::sqrt(average[i]) + m_eps);
   }
 
  private:

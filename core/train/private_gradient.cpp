@@ -55,6 +55,17 @@ void addRowSums(const privacy::GradientMatrix& rows, Eigen::Index rowCount, Eige
                });
 }
 
+// out = sum / divisor, element by element in parallel blocks (the same at any thread count).
+void divideInto(const Eigen::VectorXf& sum, float divisor, Eigen::VectorXf& out) {
+  out.resize(sum.size());
+  forEachChunk(static_cast<std::size_t>(sum.size()), kColumnChunk,
+               [&](std::size_t, std::size_t begin, std::size_t end) {
+                 const auto b = static_cast<Eigen::Index>(begin);
+                 const auto n = static_cast<Eigen::Index>(end - begin);
+                 out.segment(b, n) = sum.segment(b, n) / divisor;
+               });
+}
+
 double lossSumOf(const nn::Workspace<float>& ws) {
   double total = 0.0;
   for (Eigen::Index i = 0; i < ws.losses.size(); ++i) total += ws.losses[i];
@@ -96,7 +107,7 @@ StepGradient PrivateGradient::compute(const data::Split& train, std::span<const 
   }
   if (m_privatizer.kind() == privacy::PrivatizerKind::None) {
     // The non-private baseline: the plain mean gradient of the lot.
-    gradient = m_sum / static_cast<float>(std::max<long long>(1, out.examples));
+    divideInto(m_sum, static_cast<float>(std::max<long long>(1, out.examples)), gradient);
   } else {
     // Abadi et al. 2016, Alg. 1, "Add noise": (Σ ḡᵢ + N(0, σ²S²I)) / L.
     out.sensitivity = m_privatizer.sensitivity();
@@ -109,7 +120,7 @@ StepGradient PrivateGradient::compute(const data::Split& train, std::span<const 
       privacy::addGaussianNoise(
           sum, stddev, PhiloxStream(m_seed, RandomPurpose::GradientNoise, low(step), high(step)));
     }
-    gradient = m_sum / static_cast<float>(m_expectedUnits);
+    divideInto(m_sum, static_cast<float>(m_expectedUnits), gradient);
     m_privatizer.endStep(out.stats, m_expectedUnits, countNoiseStream(step));
   }
   return out;
