@@ -6,6 +6,9 @@
 // epoch ends is measured separately (BM_Evaluate). Also the gradient noise alone.
 // Run: bench_train --benchmark_filter=Epoch (BM_EpochThreads: one run on 1 and on 2 threads)
 //
+// The latest figures, the first from an idle machine, are in docs/ARCHITECTURE.md ("Engine
+// speed", fourth pass); the ones below are older and were taken on shared machines.
+//
 // Measured 2025-11-22 on the 2-core build machine (GCC 12, -O3 -march=native, AVX-512),
 // load average 1.5-2.5 from other builds; min of 3 repetitions × 2 epochs, ±0.1 s:
 //   tfp-cnn       non-private 1.58 s   DP clip 1.68 s (1.06×)   per-layer 2.07 s
