@@ -3,13 +3,13 @@
 // Every suite still includes what it uses; this file only saves the parsing.
 #pragma once
 
-#include <QTest>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
+#include <QTest>
 
 // Only the suites that link the engine have Eigen on their include path.
 #if __has_include(<Eigen/Core>)
