@@ -1,5 +1,6 @@
 #include "core/train/feature_cache.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <cstring>
@@ -65,11 +66,14 @@ std::filesystem::path cacheFile(const FeatureCacheOptions& cache, const Header& 
 }
 
 // Reads both splits' features when the file is exactly what `expected` describes and its
-// trailing checksum matches; false otherwise (missing, truncated, corrupt, other data).
-bool readCache(const std::filesystem::path& file, const Header& expected, data::Dataset& out) {
+// trailing checksum matches; false otherwise (missing, truncated, corrupt, other data). Reads in
+// 16 MiB pieces and reports the rows read through `progress` after each, so a run can be
+// cancelled (the callback throws) while a data set's gigabyte of features comes in.
+bool readCache(const std::filesystem::path& file, const Header& expected, data::Dataset& out,
+               const nn::ScatteringProgress& progress) {
   std::error_code ec;
-  const auto payload = std::uintmax_t(expected.trainRows + expected.testRows) *
-                       std::uintmax_t(expected.columns) * sizeof(float);
+  const auto rowBytes = std::size_t(expected.columns) * sizeof(float);
+  const auto payload = std::uintmax_t(expected.trainRows + expected.testRows) * rowBytes;
   if (std::filesystem::file_size(file, ec) != sizeof(Header) + payload + sizeof(std::uint64_t) ||
       ec)
     return false;  // checked before any allocation
@@ -78,11 +82,19 @@ bool readCache(const std::filesystem::path& file, const Header& expected, data::
   if (!in.read(reinterpret_cast<char*>(&found), sizeof found) || !(found == expected)) return false;
   out.train.features.resize(expected.trainRows, expected.columns);
   out.test.features.resize(expected.testRows, expected.columns);
-  std::uint64_t sum = kFnvOffset, stored = 0;
+  constexpr std::size_t kPiece = std::size_t{16} << 20;
+  const long long total = expected.trainRows + expected.testRows;
+  std::uint64_t sum = kFnvOffset, stored = 0, read = 0;
   for (data::FeatureMatrix* m : {&out.train.features, &out.test.features}) {
-    const auto bytes = std::streamsize(sizeof(float) * std::size_t(m->size()));
-    if (!in.read(reinterpret_cast<char*>(m->data()), bytes)) return false;
-    sum = fnv(sum, m->data(), std::size_t(bytes));
+    auto* bytes = reinterpret_cast<char*>(m->data());
+    const std::size_t size = sizeof(float) * std::size_t(m->size());
+    for (std::size_t at = 0; at < size; at += kPiece) {
+      const std::size_t piece = std::min(kPiece, size - at);
+      if (!in.read(bytes + at, std::streamsize(piece))) return false;
+      sum = fnv(sum, bytes + at, piece);
+      read += piece;
+      if (progress && rowBytes > 0) progress(static_cast<long long>(read / rowBytes), total);
+    }
   }
   return in.read(reinterpret_cast<char*>(&stored), sizeof stored) && stored == sum;
 }
@@ -161,7 +173,7 @@ std::shared_ptr<const data::Dataset> scatteringFeatures(const data::Dataset& raw
   const std::filesystem::path file =
       cache.useDisk ? cacheFile(cache, header) : std::filesystem::path{};
   FeatureSource from = FeatureSource::Disk;
-  if (file.empty() || !readCache(file, header, *out)) {
+  if (file.empty() || !readCache(file, header, *out, progress)) {
     from = FeatureSource::Computed;
     const nn::Scattering2D transform(raw.shape, options);
     const long long total = header.trainRows + header.testRows;

@@ -31,7 +31,8 @@ std::uint64_t datasetContentHash(const data::Dataset& dataset);
 
 // The scattering features of `raw` (same labels, splits and class names; shape the
 // transform's output). From the memory cache, else from a disk cache file whose header,
-// size and checksum all match, else computed (in parallel, reporting progress) and stored.
+// size and checksum all match (read in pieces, reporting the rows read), else computed (in
+// parallel, reporting progress) and stored. `progress` may throw to stop either.
 // A corrupt or truncated cache file is ignored and overwritten. Disk failures never fail
 // the call: the features are then only kept in memory.
 std::shared_ptr<const data::Dataset> scatteringFeatures(const data::Dataset& raw,

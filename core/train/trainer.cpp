@@ -168,7 +168,7 @@ bool Run::prepareFeatures() {
       reported = twentieth;
       ProgressEvent e;
       e.status = RunStatus::Running;
-      e.message = "computing scattering features: " + std::to_string(done) + " of " +
+      e.message = "preparing scattering features: " + std::to_string(done) + " of " +
                   std::to_string(total) + " images";
       emit(std::move(e));
     });
@@ -215,7 +215,7 @@ void Run::execute(RunResult& result) {
   if (!m_model) {  // cancelled before the model was built (while computing features)
     result.config = m_config;
     result.status = RunStatus::Cancelled;
-    result.message = "cancelled while computing scattering features";
+    result.message = "cancelled while preparing scattering features";
     return;
   }
   result.parameterCount = m_model->parameterCount();

@@ -1,7 +1,8 @@
 // Scattering features of a data set: computed once, then served from memory and from the
 // disk cache (keyed by content, not name); a truncated or corrupted cache file is detected,
-// recomputed and rewritten, and so is one from another version of the transform; and a scattering
-// preset trains on the features end to end.
+// recomputed and rewritten, and so is one from another version of the transform; a read from
+// disk reports progress and can be stopped; and a scattering preset trains on the features end
+// to end.
 #include <QTemporaryDir>
 #include <QTest>
 #include <filesystem>
@@ -180,6 +181,33 @@ class TestFeatureCache : public QObject {
     FeatureSource source{};
     scatteringFeatures(*raw, {}, options(), {}, &source);
     QCOMPARE(int(source), int(FeatureSource::Computed));
+  }
+
+  // Features read back from disk report the rows read, and a callback that throws (a run
+  // cancelled meanwhile) stops the read: nothing is kept, the file stays for the next run.
+  void aDiskReadReportsProgressAndCanBeStopped() {
+    const data::Dataset raw = bars(40, 10);
+    scatteringFeatures(raw, {}, options());
+    clearFeatureMemoryCache();
+    FeatureSource source{};
+    long long lastDone = 0;
+    scatteringFeatures(
+        raw, {}, options(),
+        [&](long long done, long long total) {
+          QCOMPARE(total, 50LL);
+          QVERIFY(done >= lastDone);
+          lastDone = done;
+        },
+        &source);
+    QCOMPARE(int(source), int(FeatureSource::Disk));
+    QCOMPARE(lastDone, 50LL);
+
+    clearFeatureMemoryCache();
+    struct Stop {};
+    QVERIFY_THROWS_EXCEPTION(
+        Stop, scatteringFeatures(raw, {}, options(), [](long long, long long) { throw Stop{}; }));
+    scatteringFeatures(raw, {}, options(), {}, &source);
+    QCOMPARE(int(source), int(FeatureSource::Disk));
   }
 
   // scatter-linear through the Trainer: features are prepared (status events say so), the
