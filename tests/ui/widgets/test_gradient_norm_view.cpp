@@ -8,6 +8,7 @@
 
 #include "base/session/run_model.h"
 #include "core/train/gradient_norms.h"
+#include "tests/ui/widgets/test_window_options.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/gradient_norm_view.h"
 #include "ui/widgets/main_window.h"
@@ -54,6 +55,7 @@ class TestGradientNormView : public QObject {
     MainWindow::Options options;
     options.useSettings = false;
     MainWindow w(options);
+    test::trainInRealTime(w);
     QComboBox* data = w.experimentPanel()->datasetCombo();
     data->setCurrentIndex(data->findText(QStringLiteral("circle")));
     w.experimentPanel()->epochsSlider()->setValue(2);
@@ -74,6 +76,7 @@ class TestGradientNormView : public QObject {
     MainWindow::Options options;
     options.useSettings = false;
     MainWindow w(options);
+    test::trainInRealTime(w);
     QComboBox* data = w.experimentPanel()->datasetCombo();
     data->setCurrentIndex(data->findText(QStringLiteral("circle")));
     w.experimentPanel()->epochsSlider()->setValue(1);

@@ -27,6 +27,7 @@
 #include "core/privacy/dp_event.h"
 #include "core/privacy/rdp_accountant.h"
 #include "tests/core/data/data_test_util.h"
+#include "tests/ui/widgets/test_window_options.h"
 #include "ui/widgets/chart_panel.h"
 #include "ui/widgets/decision_boundary_view.h"
 #include "ui/widgets/experiment_panel.h"
@@ -42,13 +43,6 @@ using namespace epsilon;
 using namespace epsilon::ui;
 
 namespace {
-MainWindow::Options testOptions() {
-  MainWindow::Options o;
-  o.useSettings = false;
-  o.offerLastSession = false;
-  return o;
-}
-
 void selectDataset(MainWindow& w, const QString& name) {
   QComboBox* c = w.experimentPanel()->datasetCombo();
   const int i = c->findText(name);
@@ -66,7 +60,7 @@ class TestMainWindow : public QObject {
   Q_OBJECT
  private Q_SLOTS:
   void sigmaSliderDrivesEpsilonReadout() {
-    MainWindow w(testOptions());
+    MainWindow w(test::quietWindowOptions());
     selectDataset(w, QStringLiteral("circle"));
     ParameterSlider* sigma = w.experimentPanel()->noiseSlider();
     const QString before = w.privacyReadout()->epsilonText();
@@ -92,7 +86,7 @@ class TestMainWindow : public QObject {
   void aControlThatLeavesTheSettingsAsTheyWereAsksNoNewPreview() {
     // A "Fix ε" drag moves the target, not the settings, until a calibration brings a new σ:
     // the PLD statement already shown is neither computed nor laid out again.
-    MainWindow w(testOptions());
+    MainWindow w(test::quietWindowOptions());
     selectDataset(w, QStringLiteral("circle"));
     QComboBox* accountant = w.experimentPanel()->accountantCombo();
     accountant->setCurrentIndex(accountant->findText(QStringLiteral("PLD"), Qt::MatchContains));
@@ -113,7 +107,8 @@ class TestMainWindow : public QObject {
   }
 
   void runAddsOnePointPerEvaluation() {
-    MainWindow w(testOptions());
+    MainWindow w(test::quietWindowOptions());
+    test::trainInRealTime(w);
     selectDataset(w, QStringLiteral("circle"));
     w.experimentPanel()->epochsSlider()->setValue(3);
     const int id = w.startRun();
@@ -132,7 +127,7 @@ class TestMainWindow : public QObject {
   }
 
   void cancelStopsARun() {
-    MainWindow w(testOptions());
+    MainWindow w(test::quietWindowOptions());
     selectDataset(w, QStringLiteral("mnist-10k"));  // long enough to catch it training
     w.experimentPanel()->epochsSlider()->setValue(100);
     const int id = w.startRun();
@@ -146,7 +141,7 @@ class TestMainWindow : public QObject {
   }
 
   void liveModeReplacesPreviousLiveRun() {
-    MainWindow w(testOptions());
+    MainWindow w(test::quietWindowOptions());
     selectDataset(w, QStringLiteral("circle"));
     w.experimentPanel()->epochsSlider()->setValue(50);
     w.experimentPanel()->setLiveMode(true);
@@ -162,7 +157,8 @@ class TestMainWindow : public QObject {
   }
 
   void exportsAndSessionsRoundTrip() {
-    MainWindow w(testOptions());
+    MainWindow w(test::quietWindowOptions());
+    test::trainInRealTime(w);
     w.resize(1400, 900);
     selectDataset(w, QStringLiteral("xor"));
     w.experimentPanel()->epochsSlider()->setValue(2);
@@ -220,7 +216,8 @@ class TestMainWindow : public QObject {
   }
 
   void sweepRunsEveryCombination() {
-    MainWindow w(testOptions());
+    MainWindow w(test::quietWindowOptions());
+    test::trainInRealTime(w);
     selectDataset(w, QStringLiteral("gauss"));
     w.experimentPanel()->epochsSlider()->setValue(2);
     SweepDialog dialog(w.experimentPanel()->config());
@@ -247,7 +244,7 @@ class TestMainWindow : public QObject {
   }
 
   void tanhFilterShowsHonestAndNominalEpsilon() {
-    MainWindow w(testOptions());
+    MainWindow w(test::quietWindowOptions());
     selectDataset(w, QStringLiteral("circle"));
     QComboBox* privatizer = w.experimentPanel()->privatizerCombo();
     privatizer->setCurrentIndex(privatizer->findData(QStringLiteral("tanh")));  // the schema's word
@@ -265,7 +262,7 @@ class TestMainWindow : public QObject {
   }
 
   void targetEpsilonModeCalibratesSigma() {
-    MainWindow w(testOptions());
+    MainWindow w(test::quietWindowOptions());
     selectDataset(w, QStringLiteral("circle"));
     for (QCheckBox* box : w.experimentPanel()->findChildren<QCheckBox*>())
       if (box->text().startsWith(QStringLiteral("Fix ε"))) box->setChecked(true);
@@ -277,7 +274,7 @@ class TestMainWindow : public QObject {
   }
 
   void aRunStartedWhileCalibratingWaitsForTheNewSigma() {
-    MainWindow w(testOptions());
+    MainWindow w(test::quietWindowOptions());
     selectDataset(w, QStringLiteral("circle"));
     w.experimentPanel()->epochsSlider()->setValue(2);
     train::ExperimentConfig pld = w.experimentPanel()->config();
@@ -299,7 +296,8 @@ class TestMainWindow : public QObject {
   }
 
   void imageSetsShowPredictions() {
-    MainWindow w(testOptions());
+    MainWindow w(test::quietWindowOptions());
+    test::trainInRealTime(w);
     selectDataset(w, QStringLiteral("uci-digits"));
     w.experimentPanel()->epochsSlider()->setValue(2);
     const int id = w.startRun();
@@ -318,7 +316,8 @@ class TestMainWindow : public QObject {
   }
 
   void loadIntoPanelAndRerun() {
-    MainWindow w(testOptions());
+    MainWindow w(test::quietWindowOptions());
+    test::trainInRealTime(w);
     selectDataset(w, QStringLiteral("xor"));
     w.experimentPanel()->noiseSlider()->setValue(3.5);
     w.experimentPanel()->epochsSlider()->setValue(2);
@@ -341,7 +340,8 @@ class TestMainWindow : public QObject {
   // selected run's experiment again without privacy, as a new run named with its network; a
   // run that already has no privacy gets no copy.
   void compareToNonPrivateAddsTheBaseline() {
-    MainWindow w(testOptions());
+    MainWindow w(test::quietWindowOptions());
+    test::trainInRealTime(w);
     selectDataset(w, QStringLiteral("xor"));
     w.experimentPanel()->noiseSlider()->setValue(2.0);
     w.experimentPanel()->epochsSlider()->setValue(2);
@@ -373,7 +373,7 @@ class TestMainWindow : public QObject {
   }
 
   void presetsRunFromTheMenu() {
-    MainWindow w(testOptions());
+    MainWindow w(test::quietWindowOptions());
     // An accountant-only preset draws its ε curves at once, without training.
     const QList<int> ids = w.runPreset(QStringLiteral("report-fig6-epsilon-epochs"));
     QCOMPARE(ids.size(), 5);
@@ -417,7 +417,7 @@ class TestMainWindow : public QObject {
     dt::writeFile(folder / "train-labels-idx1-ubyte", dt::idxLabels(labels));
     dt::writeFile(folder / "t10k-images-idx3-ubyte", dt::idxImages(2, 3, 4));
     dt::writeFile(folder / "t10k-labels-idx1-ubyte", dt::idxLabels({3, 4}));
-    MainWindow w(testOptions());
+    MainWindow w(test::quietWindowOptions());
     train::ExperimentConfig c = w.experimentPanel()->config();
     c.dataset.name = dir.path().toStdString();
     c.privacy.noise.initial = 2.5;
@@ -433,7 +433,7 @@ class TestMainWindow : public QObject {
   }
 
   void badDataFolderKeepsState() {
-    MainWindow w(testOptions());
+    MainWindow w(test::quietWindowOptions());
     QTemporaryDir dir;
     const int before = w.experimentPanel()->datasetCombo()->count();
     QSignalSpy opened(&w, &MainWindow::dataFolderOpened);

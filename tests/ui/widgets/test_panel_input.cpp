@@ -15,20 +15,16 @@
 
 #include "base/session/run_model.h"
 #include "base/session/session_history.h"
+#include "tests/ui/widgets/test_window_options.h"
 #include "ui/widgets/experiment_panel.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/parameter_slider.h"
 #include "ui/widgets/training_controller.h"
 
+using namespace epsilon;
 using namespace epsilon::ui;
 
 namespace {
-
-MainWindow::Options testOptions() {
-  MainWindow::Options o;
-  o.useSettings = false;
-  return o;
-}
 
 void turnWheelDown(QWidget* target) {
   const QPointF local(target->width() / 2.0, target->height() / 2.0);
@@ -54,7 +50,7 @@ class TestPanelInput : public QObject {
   void cleanupTestCase() { QSettings().clear(); }
 
   void wheelOverUnfocusedComboScrollsInstead() {
-    MainWindow w(testOptions());
+    MainWindow w(test::quietWindowOptions());
     w.resize(1024, 720);
     w.show();
     QVERIFY(QTest::qWaitForWindowActive(&w));
@@ -92,7 +88,7 @@ class TestPanelInput : public QObject {
   }
 
   void paceMenuSpreadsASmallRun() {
-    MainWindow w(testOptions());
+    MainWindow w(test::quietWindowOptions());
     QComboBox* data = w.experimentPanel()->datasetCombo();
     data->setCurrentIndex(data->findText(QStringLiteral("circle")));
     w.experimentPanel()->epochsSlider()->setValue(2);
@@ -113,7 +109,8 @@ class TestPanelInput : public QObject {
   }
 
   void replacingAFinishedLiveRunIsUndoable() {
-    MainWindow w(testOptions());
+    MainWindow w(test::quietWindowOptions());
+    test::trainInRealTime(w);
     QComboBox* data = w.experimentPanel()->datasetCombo();
     data->setCurrentIndex(data->findText(QStringLiteral("circle")));
     w.experimentPanel()->epochsSlider()->setValue(2);

@@ -76,6 +76,7 @@ class TestRunsBudget : public QObject {
  private Q_SLOTS:
   void calibratedSweepOverEpochsEndsEveryRunAtItsTarget() {
     MainWindow w(test::quietWindowOptions());
+    test::trainInRealTime(w);
     QComboBox* dataset = w.experimentPanel()->datasetCombo();
     dataset->setCurrentIndex(dataset->findText(QStringLiteral("circle")));
     w.experimentPanel()->targetModeBox()->setChecked(true);
