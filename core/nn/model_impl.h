@@ -21,11 +21,6 @@ namespace detail {
 // they fit in this many scalars (256 MiB of floats); beyond it they are recomputed.
 inline constexpr Eigen::Index kKeepLimit = Eigen::Index{64} << 20;
 
-// A dense layer's batch-wide products go in blocks of this many weight rows: each block's
-// product packs the batch's inputs again (mlp: 256 × 784), so 128 rather than 32 rows packs
-// them 2 rather than 8 times a step and still gives 2 threads a block each.
-inline constexpr std::size_t kRowBlock = 128;
-
 inline std::size_t chunksOf(Eigen::Index count) {
   return chunkCount(static_cast<std::size_t>(count),
                     static_cast<std::size_t>(Model<float>::kChunkSize));
@@ -76,20 +71,8 @@ struct Model<Scalar>::Impl {
       blocks[l] = ConvReluPool<Scalar>::match(*layers[l], *layers[l + 1], *layers[l + 2]);
     return blocks;
   }
-  // The first layer with parameters when it is dense, the batch spans more than one chunk
-  // and only parameter-free layers come before it; layers.size() otherwise. The training
-  // pass computes that layer for the whole batch by weight rows (forwardByRows), so each
-  // block of its weights is packed once per batch rather than once per chunk.
-  std::size_t batchWideLayer(Eigen::Index batch) const {
-    const std::size_t l = firstTrainedLayer();
-    const bool dense = layerSize(l) > 0 && layers[l]->gradientRowCount() > 0;
-    return dense && batch > Model<Scalar>::kChunkSize ? l : layers.size();
-  }
-  void sizeWorkspace(Workspace<Scalar>& ws, Eigen::Index batch) const;
-  void forwardByRows(Workspace<Scalar>& ws, std::size_t l) const;
-  // Layers [from, to) of rows [b, b + n).
   void forwardChunk(Workspace<Scalar>& ws, const Blocks& blocks, Eigen::Index b, Eigen::Index n,
-                    ChunkScratch<Scalar>& scratch, std::size_t from, std::size_t to) const;
+                    ChunkScratch<Scalar>& scratch) const;
   void backwardChunk(Workspace<Scalar>& ws, const Blocks& blocks, Eigen::Index b, Eigen::Index n,
                      ChunkScratch<Scalar>& scratch) const;
 
