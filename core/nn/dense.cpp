@@ -78,6 +78,19 @@ void Dense<Scalar>::weightedGradientRows(ConstRows<Scalar> in, ConstRows<Scalar>
   Eigen::Map<Vector<Scalar>>(grad + weightCount() + rowBegin, rows) = scaled.rowwise().sum();
 }
 
+// Outputs [r0, r1) of the whole batch: A·W[r0:r1, :]ᵀ + b[r0:r1].
+template <class Scalar>
+void Dense<Scalar>::forwardRows(const Scalar* params, ConstRows<Scalar> in, Rows<Scalar> out,
+                                Eigen::Index rowBegin, Eigen::Index rowEnd) const {
+  const Eigen::Index rows = rowEnd - rowBegin;
+  ConstRows<Scalar> w(params + rowBegin * m_inputs, rows, m_inputs);
+  Eigen::Map<const Eigen::Matrix<Scalar, 1, Eigen::Dynamic>> b(params + weightCount() + rowBegin,
+                                                               rows);
+  auto block = out.middleCols(rowBegin, rows);
+  block.noalias() = in * w.transpose();
+  block.rowwise() += b;
+}
+
 template <class Scalar>
 void Dense<Scalar>::perExampleGradients(ConstRows<Scalar> in, ConstRows<Scalar> outGrad,
                                         Scalar* grads, Eigen::Index stride,

@@ -34,6 +34,8 @@ class Dense final : public Layer<Scalar> {
   void weightedGradientRows(ConstRows<Scalar> in, ConstRows<Scalar> outGrad, const Scalar* weights,
                             Eigen::Index rowBegin, Eigen::Index rowEnd, Scalar* grad,
                             ChunkScratch<Scalar>& scratch) const override;
+  void forwardRows(const Scalar* params, ConstRows<Scalar> in, Rows<Scalar> out,
+                   Eigen::Index rowBegin, Eigen::Index rowEnd) const override;
   void perExampleGradients(ConstRows<Scalar> in, ConstRows<Scalar> outGrad, Scalar* grads,
                            Eigen::Index stride, ChunkScratch<Scalar>& scratch) const override;
   void perExampleSquaredNorms(ConstRows<Scalar> in, ConstRows<Scalar> outGrad, Scalar* norms,

@@ -32,8 +32,8 @@ struct LayerCost {
 //   addWeightedGradient()   grad += Σ_e w_e ∂loss_e/∂θ over the chunk (accumulates)
 //   perExampleGradients()   ∂loss_e/∂θ for each example of the chunk, one row each
 // optionally perExampleSquaredNorms() when a closed form beats materialising,
-// keepsPerExampleGradients() when it does not, gradientRowCount() and
-// weightedGradientRows() when the weighted sum is one product over the batch, and cost()
+// keepsPerExampleGradients() when it does not, gradientRowCount(), weightedGradientRows() and
+// forwardRows() when the weighted sum and the output are one product over the batch, and cost()
 // for the benchmark's flop count.
 // A layer holds no per-batch state: everything a pass needs is passed in (the batch's
 // caches live in the Workspace, scratch memory in a ChunkScratch), so one layer object
@@ -74,6 +74,11 @@ class Layer {
                                     const Scalar* /*weights*/, Eigen::Index /*rowBegin*/,
                                     Eigen::Index /*rowEnd*/, Scalar* /*grad*/,
                                     ChunkScratch<Scalar>& /*scratch*/) const {}
+  // Such a layer also computes its output's columns [rowBegin, rowEnd) (those weight rows'
+  // outputs) for the whole batch, overwriting them: the model's first dense layer then packs
+  // each block of its weights once per batch instead of once per chunk.
+  virtual void forwardRows(const Scalar* /*params*/, ConstRows<Scalar> /*in*/, Rows<Scalar> /*out*/,
+                           Eigen::Index /*rowBegin*/, Eigen::Index /*rowEnd*/) const {}
   // Row e of the chunk goes to grads + e * stride (parameterCount() scalars).
   virtual void perExampleGradients(ConstRows<Scalar> /*in*/, ConstRows<Scalar> /*outGrad*/,
                                    Scalar* /*grads*/, Eigen::Index /*stride*/,

@@ -244,25 +244,32 @@ void Model<Scalar>::backward(const Matrix<Scalar>& x, std::span<const int> label
                        "), found " + std::to_string(labels[i]) + " at row " + std::to_string(i));
 
   const Eigen::Index batch = x.rows();
-  ws.losses.resize(batch);
-  ws.logits.resize(batch, classes);
-  ws.activations.resize(layerCount);
-  ws.outputGrads.resize(layerCount);
-  ws.activations[0] = x;
-  for (std::size_t l = 0; l < layerCount; ++l) {
-    if (l > 0) ws.activations[l].resize(batch, m.shapes[l].featureCount());
-    ws.outputGrads[l].resize(batch, m.shapes[l + 1].featureCount());
-  }
-  const std::size_t chunks = chunksOf(batch);
-  if (ws.chunkScratch.size() < chunks) ws.chunkScratch.resize(chunks);
-  ws.keptGradients.resize(layerCount);
-  ws.keptValid.assign(layerCount, 0);
+  m.sizeWorkspace(ws, batch);
   const typename Impl::Blocks blocks = m.fusedBlocks();
+  // Each chunk copies its own rows of the input: one copy of an mlp's lot (0.8 MB) before
+  // the parallel loop was a serial part of every step.
+  auto copyInput = [&](Eigen::Index b, Eigen::Index n) {
+    rowBlock(ws.activations[0], b, n) = rowBlock(x, b, n);
+  };
+  const std::size_t wide = m.batchWideLayer(batch);
+  std::size_t from = 0;
+  if (wide < layerCount) {
+    forEachChunk(static_cast<std::size_t>(batch), kChunkSize,
+                 [&](std::size_t c, std::size_t begin, std::size_t end) {
+                   const auto b = static_cast<Eigen::Index>(begin),
+                              n = static_cast<Eigen::Index>(end - begin);
+                   copyInput(b, n);
+                   m.forwardChunk(ws, blocks, b, n, ws.chunkScratch[c], 0, wide);
+                 });
+    m.forwardByRows(ws, wide);
+    from = wide + 1;
+  }
   forEachChunk(static_cast<std::size_t>(batch), kChunkSize,
                [&](std::size_t c, std::size_t begin, std::size_t end) {
                  const auto b = static_cast<Eigen::Index>(begin),
                             n = static_cast<Eigen::Index>(end - begin);
-                 m.forwardChunk(ws, blocks, b, n, ws.chunkScratch[c]);
+                 if (from == 0) copyInput(b, n);
+                 m.forwardChunk(ws, blocks, b, n, ws.chunkScratch[c], from, layerCount);
                  softmaxCrossEntropy<Scalar>(rowBlock(std::as_const(ws.logits), b, n),
                                              labels.data() + b, ws.losses.data() + b,
                                              rowBlock(ws.outputGrads[layerCount - 1], b, n));
@@ -270,16 +277,50 @@ void Model<Scalar>::backward(const Matrix<Scalar>& x, std::span<const int> label
                });
 }
 
-// The forward pass of rows [b, b + n) into the workspace; a fused block writes the ReLU's
+// Every buffer backward() fills, for a batch of `batch` rows; no per-example gradient kept.
+template <class Scalar>
+void Model<Scalar>::Impl::sizeWorkspace(Workspace<Scalar>& ws, Eigen::Index batch) const {
+  const std::size_t count = layers.size();
+  ws.losses.resize(batch);
+  ws.logits.resize(batch, shapes.back().featureCount());
+  ws.activations.resize(count);
+  ws.outputGrads.resize(count);
+  for (std::size_t l = 0; l < count; ++l) {
+    ws.activations[l].resize(batch, shapes[l].featureCount());
+    ws.outputGrads[l].resize(batch, shapes[l + 1].featureCount());
+  }
+  const std::size_t chunks = chunksOf(batch);
+  if (ws.chunkScratch.size() < chunks) ws.chunkScratch.resize(chunks);
+  ws.keptGradients.resize(count);
+  ws.keptValid.assign(count, 0);
+}
+
+// Layer l (dense) for the whole batch, one block of kRowBlock weight rows per task: the same
+// dot products as the chunked pass, rounded as the matrix kernel does for these block shapes
+// (the last bits may differ from logits()'s; the blocks never depend on the thread count).
+template <class Scalar>
+void Model<Scalar>::Impl::forwardByRows(Workspace<Scalar>& ws, std::size_t l) const {
+  const Eigen::Index batch = ws.batchSize();
+  Rows<Scalar> out = rowBlock(l + 1 < layers.size() ? ws.activations[l + 1] : ws.logits, 0, batch);
+  forEachChunk(static_cast<std::size_t>(layers[l]->gradientRowCount()), detail::kRowBlock,
+               [&](std::size_t, std::size_t begin, std::size_t end) {
+                 layers[l]->forwardRows(params.data() + offsets[l], layerInput(ws, l, 0, batch),
+                                        out, static_cast<Eigen::Index>(begin),
+                                        static_cast<Eigen::Index>(end));
+               });
+}
+
+// Layers [from, to) of rows [b, b + n) into the workspace; a fused block writes the ReLU's
 // and the pooling's outputs, not the convolution's own.
 template <class Scalar>
 void Model<Scalar>::Impl::forwardChunk(Workspace<Scalar>& ws, const Blocks& blocks, Eigen::Index b,
-                                       Eigen::Index n, ChunkScratch<Scalar>& scratch) const {
+                                       Eigen::Index n, ChunkScratch<Scalar>& scratch,
+                                       std::size_t from, std::size_t to) const {
   const std::size_t count = layers.size();
   auto output = [&](std::size_t l) {
     return rowBlock(l + 1 < count ? ws.activations[l + 1] : ws.logits, b, n);
   };
-  for (std::size_t l = 0; l < count; ++l) {
+  for (std::size_t l = from; l < to; ++l) {
     const Scalar* p = params.data() + offsets[l];
     if (blocks[l]) {
       blocks[l]->forward(p, layerInput(ws, l, b, n), output(l + 1), output(l + 2), scratch);

@@ -18,6 +18,7 @@ namespace epsilon::nn {
 
 using detail::chunksOf;
 using detail::kKeepLimit;
+using detail::kRowBlock;
 
 template <class Scalar>
 Matrix<Scalar> Model<Scalar>::perExampleGradients(const Workspace<Scalar>& ws) const {
@@ -91,10 +92,7 @@ template <class Scalar>
 void Model<Scalar>::Impl::weightedSum(const Workspace<Scalar>& ws,
                                       const std::vector<const Scalar*>& layerWeights,
                                       Vector<Scalar>& out) const {
-  // A dense layer's rows go in blocks of 128: each block's product packs the lot's inputs
-  // again (mlp: 256 × 784), so 128 rather than 32 rows packs them 2 rather than 8 times a
-  // step and still gives 2 threads a block each.
-  constexpr std::size_t kParameterBlock = 4096, kRowBlock = 128;
+  constexpr std::size_t kParameterBlock = 4096;  // dense layers: detail::kRowBlock rows
   const Impl& m = *this;
   const Eigen::Index batch = ws.batchSize(), p = params.size();
   if (batch == 0) {

@@ -21,6 +21,11 @@ namespace detail {
 // they fit in this many scalars (256 MiB of floats); beyond it they are recomputed.
 inline constexpr Eigen::Index kKeepLimit = Eigen::Index{64} << 20;
 
+// A dense layer's batch-wide products go in blocks of this many weight rows: each block's
+// product packs the batch's inputs again (mlp: 256 × 784), so 128 rather than 32 rows packs
+// them 2 rather than 8 times a step and still gives 2 threads a block each.
+inline constexpr std::size_t kRowBlock = 128;
+
 inline std::size_t chunksOf(Eigen::Index count) {
   return chunkCount(static_cast<std::size_t>(count),
                     static_cast<std::size_t>(Model<float>::kChunkSize));
@@ -71,8 +76,26 @@ struct Model<Scalar>::Impl {
       blocks[l] = ConvReluPool<Scalar>::match(*layers[l], *layers[l + 1], *layers[l + 2]);
     return blocks;
   }
+  // The first layer with parameters when it is dense with at least kWideInputs inputs, the
+  // batch spans more than one chunk and only parameter-free layers come before it;
+  // layers.size() otherwise. The training pass computes that layer for the whole batch by
+  // weight rows (forwardByRows), so each block of its weights is packed once per batch
+  // rather than once per chunk. Narrow layers (2-D teaching sets) keep the chunked pass: the
+  // packing they would save is small, and the other block shapes round their outputs'
+  // last bits differently, which moved a sensitive 2-D run (docs/ARCHITECTURE.md, "Sixth
+  // pass").
+  static constexpr Eigen::Index kWideInputs = 256;
+  std::size_t batchWideLayer(Eigen::Index batch) const {
+    const std::size_t l = firstTrainedLayer();
+    const bool wideDense = layerSize(l) > 0 && layers[l]->gradientRowCount() > 0 &&
+                           shapes[l].featureCount() >= kWideInputs;
+    return wideDense && batch > Model<Scalar>::kChunkSize ? l : layers.size();
+  }
+  void sizeWorkspace(Workspace<Scalar>& ws, Eigen::Index batch) const;
+  void forwardByRows(Workspace<Scalar>& ws, std::size_t l) const;
+  // Layers [from, to) of rows [b, b + n).
   void forwardChunk(Workspace<Scalar>& ws, const Blocks& blocks, Eigen::Index b, Eigen::Index n,
-                    ChunkScratch<Scalar>& scratch) const;
+                    ChunkScratch<Scalar>& scratch, std::size_t from, std::size_t to) const;
   void backwardChunk(Workspace<Scalar>& ws, const Blocks& blocks, Eigen::Index b, Eigen::Index n,
                      ChunkScratch<Scalar>& scratch) const;
 

@@ -2,6 +2,7 @@
 // shape, seeded He/Glorot initialisation, copies, inference, the fused conv → ReLU →
 // max-pool passes against the layers one by one, and argument checks.
 #include <QTest>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -165,6 +166,24 @@ class TestNnModel : public QObject {
     QVERIFY(model.logits(x) == ws.logits);  // same chunks, same arithmetic
     QCOMPARE(ws.batchSize(), Eigen::Index{37});
     QVERIFY(ws.losses.minCoeff() > 0);
+
+    // An mlp's first dense layer is one product over the whole batch in backward(), by blocks
+    // of weight rows, and chunk by chunk in logits(): the same dot products, which the matrix
+    // kernels may round differently for different block shapes, never more than that.
+    const Model<float> mlp = buildPreset<float>("mlp", SampleShape::image(2, 14, 14), 4, 9);
+    mlp.backward(x, labels, ws);
+    const Matrix<float> chunked = mlp.logits(x);
+    QVERIFY((chunked - ws.logits).cwiseAbs().maxCoeff() <=
+            1e-5f * std::max(1.0f, chunked.cwiseAbs().maxCoeff()));
+    QVERIFY(chunked != Matrix<float>::Zero(37, 4));
+
+    // A dense first layer with fewer than 256 inputs (a 2-D teaching set's, or these 200)
+    // keeps the chunked pass, so its outputs are logits()'s to the last bit; the batch-wide
+    // pass would round these 200-term sums differently.
+    const Model<float> narrow = buildPreset<float>("mlp", SampleShape::features(200), 3, 9);
+    const Matrix<float> points = randomMatrix<float>(37, 200, 10);
+    narrow.backward(points, randomLabels(37, 3, 10), ws);
+    QVERIFY(narrow.logits(points) == ws.logits);
   }
 
   // Model::backward() runs conv → ReLU → max-pool as one block (core/nn/conv_relu_pool.h);
