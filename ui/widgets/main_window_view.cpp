@@ -98,9 +98,9 @@ void MainWindow::fitDocksToFont() {
       // the one in front: resizing a dock behind its tab let the readout shrink back.
       QDockWidget* below = nullptr;
       for (const char* name : {"modelDock", "gradientNormDock", "helpDock"}) {
-        auto* dock = findChild<QDockWidget*>(QLatin1String(name));
-        const bool inFront = dock && dock->isVisible() && !dock->visibleRegion().isEmpty();
-        if (inFront || (!below && dock && dock->isVisible())) below = dock;
+        auto* tab = findChild<QDockWidget*>(QLatin1String(name));
+        const bool inFront = tab && tab->isVisible() && !tab->visibleRegion().isEmpty();
+        if (inFront || (!below && tab && tab->isVisible())) below = tab;
         if (inFront) break;
       }
       const int grown = std::min(privacy->height() + missing, height() * 3 / 5);

@@ -100,7 +100,7 @@ class TestWindowSession : public QObject {
     const double initial = sigma->value();
     sigma->setValue(initial + 2.0);
     QAction* reset = nullptr;
-    for (QAction* a : editAction(w, 0)->parentWidget()->actions())
+    for (QAction* a : qobject_cast<QWidget*>(editAction(w, 0)->parent())->actions())
       if (a->text() == QStringLiteral("Reset settings to defaults")) reset = a;
     QVERIFY(reset);
     reset->trigger();
@@ -198,7 +198,7 @@ class TestWindowSession : public QObject {
     QVERIFY(!w.runModel()->run(before));
     QCOMPARE(w.session()->runsSetAside(), 2);
     QAction* back = nullptr;
-    for (QAction* a : editAction(w, 0)->parentWidget()->actions())
+    for (QAction* a : qobject_cast<QWidget*>(editAction(w, 0)->parent())->actions())
       if (a->text().startsWith(QStringLiteral("Bring back"))) back = a;
     QVERIFY(back);
     QCOMPARE(back->text(), QStringLiteral("Bring back 2 runs set aside"));
