@@ -65,6 +65,7 @@ void runPath(benchmark::State& state, const std::string& preset, data::SampleSha
   nn::Workspace<float> ws;
   Vector<float> sum;
   tbb::task_arena arena(static_cast<int>(state.range(0)));
+  ws.normsInBackward = path == Path::NormsAndSum;  // as training computes them
   auto step = [&] {
     p.model.backward(p.x, p.labels, ws);
     if (path == Path::Plain) {

@@ -274,7 +274,9 @@ void Model<Scalar>::backward(const Matrix<Scalar>& x, std::span<const int> label
                                              labels.data() + b, ws.losses.data() + b,
                                              rowBlock(ws.outputGrads[layerCount - 1], b, n));
                  m.backwardChunk(ws, blocks, b, n, ws.chunkScratch[c]);
+                 if (ws.normsInBackward) m.chunkNorms(ws, b, n, ws.chunkScratch[c]);
                });
+  if (ws.normsInBackward) m.finishNorms(ws);
 }
 
 // Every buffer backward() fills, for a batch of `batch` rows; no per-example gradient kept.
@@ -293,6 +295,8 @@ void Model<Scalar>::Impl::sizeWorkspace(Workspace<Scalar>& ws, Eigen::Index batc
   if (ws.chunkScratch.size() < chunks) ws.chunkScratch.resize(chunks);
   ws.keptGradients.resize(count);
   ws.keptValid.assign(count, 0);
+  ws.normsReady = false;
+  if (ws.normsInBackward) prepareNorms(ws);
 }
 
 // Layer l (dense) for the whole batch, one block of kRowBlock weight rows per task: the same

@@ -43,43 +43,61 @@ template <class Scalar>
 Matrix<Scalar> Model<Scalar>::perExampleGroupSquaredNorms(const Workspace<Scalar>& ws) const {
   const Impl& m = *m_impl;
   m.checkWorkspace(ws, "perExampleGroupSquaredNorms");
+  if (ws.normsReady) return ws.groupNorms;
+  m.prepareNorms(ws);
+  forEachChunk(static_cast<std::size_t>(ws.batchSize()), kChunkSize,
+               [&](std::size_t c, std::size_t begin, std::size_t end) {
+                 m.chunkNorms(ws, static_cast<Eigen::Index>(begin),
+                              static_cast<Eigen::Index>(end - begin), ws.chunkScratch[c]);
+               });
+  m.finishNorms(ws);
+  return ws.groupNorms;
+}
+
+template <class Scalar>
+void Model<Scalar>::Impl::prepareNorms(const Workspace<Scalar>& ws) const {
   const Eigen::Index batch = ws.batchSize();
-  std::vector<std::size_t> groupLayers;
-  for (std::size_t l = 0; l < m.layers.size(); ++l) {
-    if (m.layerSize(l) == 0) continue;
-    groupLayers.push_back(l);
-    const bool keep =
-        m.layers[l]->keepsPerExampleGradients() && batch * m.layerSize(l) <= kKeepLimit;
+  Eigen::Index groups = 0;
+  for (std::size_t l = 0; l < layers.size(); ++l) {
+    if (layerSize(l) == 0) continue;
+    ++groups;
+    const bool keep = layers[l]->keepsPerExampleGradients() && batch * layerSize(l) <= kKeepLimit;
     ws.keptValid[l] = 0;
     if (keep)
-      ws.keptGradients[l].resize(batch, m.layerSize(l));
+      ws.keptGradients[l].resize(batch, layerSize(l));
     else
       ws.keptGradients[l].resize(0, 0);
   }
-  Matrix<Scalar> norms(batch, static_cast<Eigen::Index>(groupLayers.size()));
-  forEachChunk(
-      static_cast<std::size_t>(batch), kChunkSize,
-      [&](std::size_t c, std::size_t begin, std::size_t end) {
-        const auto b = static_cast<Eigen::Index>(begin), n = static_cast<Eigen::Index>(end - begin);
-        std::array<Scalar, kChunkSize> chunkNorms{};
-        for (std::size_t g = 0; g < groupLayers.size(); ++g) {
-          const std::size_t l = groupLayers[g];
-          const ConstRows<Scalar> in = m.layerInput(ws, l, b, n);
-          const ConstRows<Scalar> delta = rowBlock(ws.outputGrads[l], b, n);
-          Matrix<Scalar>& kept = ws.keptGradients[l];
-          if (kept.size() > 0) {
-            m.layers[l]->perExampleGradients(in, delta, kept.data() + b * kept.cols(), kept.cols(),
-                                             ws.chunkScratch[c]);
-            for (Eigen::Index e = 0; e < n; ++e) chunkNorms[e] = kept.row(b + e).squaredNorm();
-          } else {
-            m.layers[l]->perExampleSquaredNorms(in, delta, chunkNorms.data(), ws.chunkScratch[c]);
-          }
-          for (Eigen::Index e = 0; e < n; ++e)
-            norms(b + e, static_cast<Eigen::Index>(g)) = chunkNorms[e];
-        }
-      });
-  for (std::size_t l : groupLayers) ws.keptValid[l] = ws.keptGradients[l].size() > 0;
-  return norms;
+  ws.groupNorms.resize(batch, groups);
+}
+
+template <class Scalar>
+void Model<Scalar>::Impl::chunkNorms(const Workspace<Scalar>& ws, Eigen::Index b, Eigen::Index n,
+                                     ChunkScratch<Scalar>& scratch) const {
+  std::array<Scalar, kChunkSize> chunkNorms{};
+  Eigen::Index g = 0;
+  for (std::size_t l = 0; l < layers.size(); ++l) {
+    if (layerSize(l) == 0) continue;
+    const ConstRows<Scalar> in = layerInput(ws, l, b, n);
+    const ConstRows<Scalar> delta = rowBlock(ws.outputGrads[l], b, n);
+    Matrix<Scalar>& kept = ws.keptGradients[l];
+    if (kept.size() > 0) {
+      layers[l]->perExampleGradients(in, delta, kept.data() + b * kept.cols(), kept.cols(),
+                                     scratch);
+      for (Eigen::Index e = 0; e < n; ++e) chunkNorms[e] = kept.row(b + e).squaredNorm();
+    } else {
+      layers[l]->perExampleSquaredNorms(in, delta, chunkNorms.data(), scratch);
+    }
+    for (Eigen::Index e = 0; e < n; ++e) ws.groupNorms(b + e, g) = chunkNorms[e];
+    ++g;
+  }
+}
+
+template <class Scalar>
+void Model<Scalar>::Impl::finishNorms(const Workspace<Scalar>& ws) const {
+  for (std::size_t l = 0; l < layers.size(); ++l)
+    if (layerSize(l) > 0) ws.keptValid[l] = ws.keptGradients[l].size() > 0;
+  ws.normsReady = true;
 }
 
 // Three ways to the same sum, each free of scheduling-dependent order:
@@ -224,5 +242,14 @@ template void Model<double>::weightedGradientSum(const Workspace<double>&, std::
                                                  Vector<double>&) const;
 template void Model<double>::groupWeightedGradientSum(const Workspace<double>&,
                                                       const Matrix<double>&, Vector<double>&) const;
+// backward() (model.cpp) runs the norms' parts chunk by chunk.
+template void Model<float>::Impl::prepareNorms(const Workspace<float>&) const;
+template void Model<float>::Impl::chunkNorms(const Workspace<float>&, Eigen::Index, Eigen::Index,
+                                             ChunkScratch<float>&) const;
+template void Model<float>::Impl::finishNorms(const Workspace<float>&) const;
+template void Model<double>::Impl::prepareNorms(const Workspace<double>&) const;
+template void Model<double>::Impl::chunkNorms(const Workspace<double>&, Eigen::Index, Eigen::Index,
+                                              ChunkScratch<double>&) const;
+template void Model<double>::Impl::finishNorms(const Workspace<double>&) const;
 
 }  // namespace epsilon::nn

@@ -99,6 +99,13 @@ struct Model<Scalar>::Impl {
   void backwardChunk(Workspace<Scalar>& ws, const Blocks& blocks, Eigen::Index b, Eigen::Index n,
                      ChunkScratch<Scalar>& scratch) const;
 
+  // perExampleGroupSquaredNorms() in three parts, so backward() can run the middle one for
+  // each chunk as soon as its output gradients exist (Workspace::normsInBackward).
+  void prepareNorms(const Workspace<Scalar>& ws) const;
+  void chunkNorms(const Workspace<Scalar>& ws, Eigen::Index b, Eigen::Index n,
+                  ChunkScratch<Scalar>& scratch) const;
+  void finishNorms(const Workspace<Scalar>& ws) const;
+
   void weightedSum(const Workspace<Scalar>& ws, const std::vector<const Scalar*>& layerWeights,
                    Vector<Scalar>& out) const;
   void chunkedWeightedSum(const Workspace<Scalar>& ws, const std::vector<std::size_t>& chunked,

@@ -143,10 +143,12 @@ PhiloxStream PrivateGradient::countNoiseStream(long long step) const {
 void PrivateGradient::perExampleFast(const data::Split& train, std::span<const int> lot,
                                      StepGradient& out) {
   gather(train, lot, m_inputs, m_labels);
+  const bool norms = m_privatizer.needsNorms() || m_recordNorms;
+  m_workspace.normsInBackward = norms;
   m_model.backward(m_inputs, m_labels, m_workspace);
   out.lossSum = lossSumOf(m_workspace);
   const auto n = static_cast<Eigen::Index>(lot.size());
-  if (!m_privatizer.needsNorms() && !m_recordNorms) {
+  if (!norms) {
     m_weights.setOnes(n, 1);
     out.stats.units += n;
   } else {
@@ -197,6 +199,7 @@ void PrivateGradient::perExampleMaterialised(const data::Split& train, std::span
   for (std::size_t begin = 0; begin < lot.size(); begin += chunk) {
     const auto part = lot.subspan(begin, std::min(chunk, lot.size() - begin));
     gather(train, part, m_inputs, m_labels);
+    m_workspace.normsInBackward = false;
     m_model.backward(m_inputs, m_labels, m_workspace);
     out.lossSum += lossSumOf(m_workspace);
     privacy::GradientMatrix grads = m_model.perExampleGradients(m_workspace);

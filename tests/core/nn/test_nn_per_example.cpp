@@ -217,6 +217,18 @@ class TestNnPerExample : public QObject {
       return r;
     };
     const Results one = run(1), two = run(2);
+    // Norms computed inside backward(), chunk by chunk, as training asks for them: the same
+    // norms and kept gradients, to the bit.
+    Results fused;
+    tbb::task_arena(2).execute([&] {
+      Workspace<float> ws;
+      ws.normsInBackward = true;
+      model.backward(batch.x, batch.labels, ws);
+      fused.norms = model.perExampleGroupSquaredNorms(ws);
+      model.weightedGradientSum(ws, std::span<const float>(w.data(), 70), fused.keptSum);
+    });
+    QVERIFY(fused.norms == one.norms);
+    QVERIFY(fused.keptSum == one.keptSum);
     QVERIFY(one.losses == two.losses);
     QVERIFY(one.logits == two.logits);
     QVERIFY(one.plainSum == two.plainSum);
