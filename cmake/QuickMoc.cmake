@@ -3,7 +3,7 @@
 # library that was most of its time (the sum over a build: about a tenth of the build's CPU).
 # epsilon_quick_moc() points every target's AUTOMOC at a wrapper that drops those folders
 # and Eigen's; moc still sees the project's and Qt's headers, which are all a Q_OBJECT class
-# can need, and writes the same files (docs/ARCHITECTURE.md, "Build").
+# can need, and writes the same files (docs/ARCHITECTURE.md, "Tests", the CI paragraphs).
 
 function(epsilon_targets_in dir out)
   get_property(targets DIRECTORY ${dir} PROPERTY BUILDSYSTEM_TARGETS)
