@@ -10,7 +10,9 @@
 #include <QXYSeries>
 
 #include "base/io/number_format.h"
+#include "base/io/run_conversion.h"
 #include "base/session/run_model.h"
+#include "ui/charts/drawn_text.h"
 #include "ui/charts/run_legend.h"
 #include "ui/widgets/coalesced_refresh.h"
 
@@ -92,8 +94,12 @@ void ChartPanel::drawNextChart() {
     return;
   }
   // The legend is laid out again only when it changed (names, colours, runs shown), not at
-  // every redraw of a training run.
-  const QString legend = m_charts->legendHtml();
+  // every redraw of a training run. Under the names, what the charts' ε assume (δ,
+  // accountant, sampling): the privacy readout that also says it is hidden in the Focus view.
+  QString legend = m_charts->legendHtml();
+  if (!legend.isEmpty())
+    legend += QStringLiteral("<div align=\"center\"><small>%1</small></div>")
+                  .arg(drawnText(privacyCaption(m_model->runs())).toHtmlEscaped());
   if (legend != m_legend->text()) {
     m_legend->setText(legend);
     m_legend->setVisible(!legend.isEmpty());

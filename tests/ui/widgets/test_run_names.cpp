@@ -135,6 +135,34 @@ class TestRunNames : public QObject {
     QVERIFY(!legendPlainText(*w.chartPanel()).contains(QStringLiteral("large ε")));
   }
 
+  // The Focus view hides the privacy readout: the legend under the grid says what the shown
+  // runs' ε assume, each distinct statement once, and only of the runs shown.
+  void legendSaysWhatTheShownEpsilonAssume() {
+    MainWindow w(testOptions());
+    const QString rdp = QStringLiteral("δ = 1e-5 · RDP · Poisson sampling · DP guarantee");
+    const QString pld = QStringLiteral("δ = 1e-6 · PLD · Poisson sampling · DP guarantee");
+    const int a = addFinishedRun(w.runModel(), QStringLiteral("rdp run"), 2.0);
+    const int b = addFinishedRun(w.runModel(), QStringLiteral("rdp again"), 3.0);
+    const int c = addFinishedRun(w.runModel(), QStringLiteral("pld run"), 4.0);
+    w.runModel()->setPrivacyLabel(a, rdp);
+    w.runModel()->setPrivacyLabel(b, rdp);
+    w.runModel()->setPrivacyLabel(c, pld);
+    w.chartPanel()->redrawNow();
+    QString legend = legendPlainText(*w.chartPanel());
+    QVERIFY2(legend.contains(QStringLiteral("ε at ") + rdp + QStringLiteral("; ") + pld),
+             qPrintable(legend));
+    QCOMPARE(legend.count(rdp), 1);
+    w.runModel()->setVisible(c, false);
+    w.chartPanel()->redrawNow();
+    legend = legendPlainText(*w.chartPanel());
+    QVERIFY2(legend.contains(rdp) && !legend.contains(pld), qPrintable(legend));
+    w.runModel()->setPrivacyLabel(a, {});
+    w.runModel()->setPrivacyLabel(b, {});
+    w.chartPanel()->redrawNow();
+    legend = legendPlainText(*w.chartPanel());
+    QVERIFY2(legend.contains(QStringLiteral("no run states its privacy")), qPrintable(legend));
+  }
+
   void epsilonAxesTurnLogarithmicPastATwentyfoldSpan() {
     MainWindow w(testOptions());
     addFinishedRun(w.runModel(), QStringLiteral("ε 1"), 1.0);
