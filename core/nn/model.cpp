@@ -1,5 +1,5 @@
 // Model: the layer sequence, its flat parameter vector, and the batch passes. Every parallel
-// loop runs over fixed chunks (core/common/parallel.h) — kChunkSize examples, or a fixed
+// loop runs over fixed chunks (core/common/parallel.h) — chunkSize(batch) examples, or a fixed
 // block of parameters or weight rows — and a chunk writes only its own rows, its own slice
 // of the result or its own partial-sum slot, with slots added in chunk order, so every
 // result is bit-identical whatever the number of threads.
@@ -197,7 +197,7 @@ Matrix<Scalar> Model<Scalar>::logits(const Matrix<Scalar>& x) const {
   if (m.layers.empty()) return x;
   Matrix<Scalar> result(x.rows(), outputCount());
   const typename Impl::Blocks blocks = m.fusedBlocks();
-  forEachChunk(static_cast<std::size_t>(x.rows()), kChunkSize,
+  forEachChunk(static_cast<std::size_t>(x.rows()), chunkSize(x.rows()),
                [&](std::size_t, std::size_t begin, std::size_t end) {
                  const auto b = static_cast<Eigen::Index>(begin),
                             n = static_cast<Eigen::Index>(end - begin);
@@ -254,7 +254,7 @@ void Model<Scalar>::backward(const Matrix<Scalar>& x, std::span<const int> label
   const std::size_t wide = m.batchWideLayer(batch);
   std::size_t from = 0;
   if (wide < layerCount) {
-    forEachChunk(static_cast<std::size_t>(batch), kChunkSize,
+    forEachChunk(static_cast<std::size_t>(batch), chunkSize(batch),
                  [&](std::size_t c, std::size_t begin, std::size_t end) {
                    const auto b = static_cast<Eigen::Index>(begin),
                               n = static_cast<Eigen::Index>(end - begin);
@@ -264,7 +264,7 @@ void Model<Scalar>::backward(const Matrix<Scalar>& x, std::span<const int> label
     m.forwardByRows(ws, wide);
     from = wide + 1;
   }
-  forEachChunk(static_cast<std::size_t>(batch), kChunkSize,
+  forEachChunk(static_cast<std::size_t>(batch), chunkSize(batch),
                [&](std::size_t c, std::size_t begin, std::size_t end) {
                  const auto b = static_cast<Eigen::Index>(begin),
                             n = static_cast<Eigen::Index>(end - begin);

@@ -93,8 +93,17 @@ class Model {
   // only: 2 per multiply-add; no input gradient for the first layer with parameters).
   double flopsPerExample() const;
 
-  // Examples per chunk of the parallel loops: fixed, so sums never depend on the thread count.
+  // Examples per chunk of the parallel loops for a batch of `batch` rows: set by the batch
+  // alone, never by the thread count, so sums never depend on the thread count. A batch of
+  // kSmallChunksFrom rows or more is cut into chunks of 16: a Poisson lot of about 256 then has
+  // 16 or 17 chunks, which two threads share within 3 %, where chunks of 32 (8 or 9 of them)
+  // left one thread up to a chunk behind the other (docs/ARCHITECTURE.md, "Eighth pass").
+  // Smaller batches (the 2-D teaching sets' lots of 16 to 64) keep chunks of kChunkSize.
   static constexpr Eigen::Index kChunkSize = 32;
+  static constexpr Eigen::Index kSmallChunksFrom = 128;
+  static constexpr Eigen::Index chunkSize(Eigen::Index batch) {
+    return batch >= kSmallChunksFrom ? kChunkSize / 2 : kChunkSize;
+  }
 
   // Inference: logits for each row of x. Thread-safe (const, no shared state).
   Matrix<Scalar> logits(const Matrix<Scalar>& x) const;

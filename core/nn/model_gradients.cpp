@@ -26,7 +26,7 @@ Matrix<Scalar> Model<Scalar>::perExampleGradients(const Workspace<Scalar>& ws) c
   m.checkWorkspace(ws, "perExampleGradients");
   const Eigen::Index batch = ws.batchSize(), p = parameterCount();
   Matrix<Scalar> grads(batch, p);  // every column belongs to exactly one layer's slice
-  forEachChunk(static_cast<std::size_t>(batch), kChunkSize,
+  forEachChunk(static_cast<std::size_t>(batch), chunkSize(batch),
                [&](std::size_t c, std::size_t begin, std::size_t end) {
                  const auto b = static_cast<Eigen::Index>(begin),
                             n = static_cast<Eigen::Index>(end - begin);
@@ -45,7 +45,7 @@ Matrix<Scalar> Model<Scalar>::perExampleGroupSquaredNorms(const Workspace<Scalar
   m.checkWorkspace(ws, "perExampleGroupSquaredNorms");
   if (ws.normsReady) return ws.groupNorms;
   m.prepareNorms(ws);
-  forEachChunk(static_cast<std::size_t>(ws.batchSize()), kChunkSize,
+  forEachChunk(static_cast<std::size_t>(ws.batchSize()), chunkSize(ws.batchSize()),
                [&](std::size_t c, std::size_t begin, std::size_t end) {
                  m.chunkNorms(ws, static_cast<Eigen::Index>(begin),
                               static_cast<Eigen::Index>(end - begin), ws.chunkScratch[c]);
@@ -171,7 +171,7 @@ void Model<Scalar>::Impl::chunkedWeightedSum(const Workspace<Scalar>& ws,
   for (std::size_t l : chunked) chunkedSize += m.layerSize(l);
   const std::size_t chunks = chunksOf(batch);
   ws.chunkSums.resize(static_cast<Eigen::Index>(chunks), chunkedSize);
-  forEachChunk(static_cast<std::size_t>(batch), kChunkSize,
+  forEachChunk(static_cast<std::size_t>(batch), chunkSize(batch),
                [&](std::size_t c, std::size_t begin, std::size_t end) {
                  const auto b = static_cast<Eigen::Index>(begin),
                             n = static_cast<Eigen::Index>(end - begin);

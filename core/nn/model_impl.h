@@ -28,7 +28,7 @@ inline constexpr std::size_t kRowBlock = 128;
 
 inline std::size_t chunksOf(Eigen::Index count) {
   return chunkCount(static_cast<std::size_t>(count),
-                    static_cast<std::size_t>(Model<float>::kChunkSize));
+                    static_cast<std::size_t>(Model<float>::chunkSize(count)));
 }
 
 }  // namespace detail

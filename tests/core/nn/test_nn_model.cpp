@@ -226,8 +226,9 @@ class TestNnModel : public QObject {
     std::vector<const float*> params;
     for (int l = 0, offset = 0; l < layers; offset += int(model.layer(l).parameterCount()), ++l)
       params.push_back(model.parameters().data() + offset);
-    for (Eigen::Index b = 0; b < batch; b += Model<float>::kChunkSize) {
-      const Eigen::Index n = std::min(Model<float>::kChunkSize, batch - b);
+    const Eigen::Index chunk = Model<float>::chunkSize(batch);
+    for (Eigen::Index b = 0; b < batch; b += chunk) {
+      const Eigen::Index n = std::min(chunk, batch - b);
       ChunkScratch<float> scratch;
       std::vector<Matrix<float>> act{x.middleRows(b, n)};
       std::vector<Matrix<float>> grad(static_cast<std::size_t>(layers));

@@ -187,17 +187,23 @@ class TestNnPerExample : public QObject {
     QVERIFY2(worst < 1e-6, qPrintable(QString("largest error %1").arg(worst)));
   }
 
+  // 70 examples: chunks of 32; 150: chunks of 16 (Model::chunkSize).
   void resultsAreIdenticalWithOneOrTwoThreads_data() {
     QTest::addColumn<QString>("preset");
-    QTest::newRow("tfp-cnn") << "tfp-cnn";
-    QTest::newRow("mlp") << "mlp";
+    QTest::addColumn<int>("examples");
+    QTest::newRow("tfp-cnn") << "tfp-cnn" << 70;
+    QTest::newRow("mlp") << "mlp" << 70;
+    QTest::newRow("tfp-cnn, small chunks") << "tfp-cnn" << 150;
+    QTest::newRow("mlp, small chunks") << "mlp" << 150;
   }
   void resultsAreIdenticalWithOneOrTwoThreads() {
     QFETCH(QString, preset);
+    QFETCH(int, examples);
     const Model<float> model =
         buildPreset<float>(preset.toStdString(), SampleShape::image(1, 28, 28), 10, 8);
-    const Batch<float> batch = makeBatch(model, 70, 40);
-    const Vector<float> w = randomMatrix<float>(70, 1, 41);
+    const Batch<float> batch = makeBatch(model, examples, 40);
+    const Vector<float> w = randomMatrix<float>(examples, 1, 41);
+    const std::span<const float> weights(w.data(), static_cast<std::size_t>(examples));
     struct Results {
       Vector<float> losses, plainSum, keptSum;
       Matrix<float> logits, perExample, norms;
@@ -209,10 +215,10 @@ class TestNnPerExample : public QObject {
         model.backward(batch.x, batch.labels, ws);
         r.losses = ws.losses;
         r.logits = model.logits(batch.x);
-        model.weightedGradientSum(ws, std::span<const float>(w.data(), 70), r.plainSum);
+        model.weightedGradientSum(ws, weights, r.plainSum);
         r.perExample = model.perExampleGradients(ws);
         r.norms = model.perExampleGroupSquaredNorms(ws);
-        model.weightedGradientSum(ws, std::span<const float>(w.data(), 70), r.keptSum);
+        model.weightedGradientSum(ws, weights, r.keptSum);
       });
       return r;
     };
@@ -225,7 +231,7 @@ class TestNnPerExample : public QObject {
       ws.normsInBackward = true;
       model.backward(batch.x, batch.labels, ws);
       fused.norms = model.perExampleGroupSquaredNorms(ws);
-      model.weightedGradientSum(ws, std::span<const float>(w.data(), 70), fused.keptSum);
+      model.weightedGradientSum(ws, weights, fused.keptSum);
     });
     QVERIFY(fused.norms == one.norms);
     QVERIFY(fused.keptSum == one.keptSum);

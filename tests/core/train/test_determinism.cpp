@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "core/data/registry.h"
+#include "core/nn/model.h"
 #include "core/train/job_runner.h"
 #include "core/train/trainer.h"
 
@@ -96,6 +97,7 @@ class TestDeterminism : public QObject {
     QTest::newRow("tanh, mlp, momentum") << 1;
     QTest::newRow("adaptive, micro-batches of 4, shuffle, adam") << 2;
     QTest::newRow("per-layer clip, exp noise decay, rmsprop") << 3;
+    QTest::newRow("clip, tfp-cnn, lots of 256 in chunks of 16") << 4;
   }
   void oneThreadEqualsTwo() {
     QFETCH(int, variant);
@@ -118,11 +120,14 @@ class TestDeterminism : public QObject {
       c.privacy.noise.rate = 0.05;
       c.optimizer.options.kind = optim::OptimizerKind::RmsProp;
       c.optimizer.learningRate = 0.001;
+    } else if (variant == 4) {
+      c.training.lotSize = 256;
+      QVERIFY(nn::Model<float>::chunkSize(256) < nn::Model<float>::chunkSize(64));
     }
     const RunResult one = runIn(1, c);
     const RunResult two = runIn(2, c);
     QCOMPARE(runStatusName(one.status), std::string("done"));
-    QCOMPARE(one.history.size(), std::size_t(3));
+    QVERIFY(one.history.size() >= 3);  // lots of 256: an epoch of 4 steps adds an evaluation
     const QString difference = historyDifference(one, two);
     QVERIFY2(difference.isEmpty(), qPrintable(difference));
   }
