@@ -5,6 +5,7 @@
 #include <QPushButton>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "base/io/lesson_file.h"
 
@@ -82,8 +83,9 @@ void LessonBox::resizeEvent(QResizeEvent* event) {
 void LessonBox::fitLabels() {
   const QMargins margins = contentsMargins() + layout()->contentsMargins();
   const int width = std::max(1, this->width() - margins.left() - margins.right());
-  m_question->setMinimumHeight(m_question->heightForWidth(width));
-  m_answer->setMinimumHeight(m_answer->heightForWidth(width));
+  // A label that never had a text answers -1 (no lesson yet): no minimum then.
+  m_question->setMinimumHeight(std::max(0, m_question->heightForWidth(width)));
+  m_answer->setMinimumHeight(std::max(0, m_answer->heightForWidth(width)));
   const int lines = answerShown() ? kParagraphLinesWithAnswer : kParagraphLines;
   m_text->setMinimumHeight(lines * m_text->fontMetrics().lineSpacing() + 2 * m_text->frameWidth() +
                            static_cast<int>(2 * m_text->document()->documentMargin()));

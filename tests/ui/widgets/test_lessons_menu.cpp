@@ -18,6 +18,7 @@
 #include "base/io/lesson_file.h"
 #include "base/session/run_model.h"
 #include "ui/widgets/experiment_panel.h"
+#include "ui/widgets/lesson_box.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/training_controller.h"
 
@@ -35,6 +36,19 @@ QMenu* lessonsMenu(MainWindow& w) {
 class TestLessonsMenu : public QObject {
   Q_OBJECT
  private Q_SLOTS:
+  // Without a lesson the question and answer are empty, and an empty label's height for a
+  // width is -1: the box fitted them as minimum heights and Qt warned at every start.
+  void emptyLessonBoxSizesWithoutWarnings() {
+    QTest::failOnWarning(QRegularExpression(QStringLiteral("Negative sizes")));
+    LessonBox box;
+    box.resize(300, 400);
+    box.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&box));
+    auto* question = box.findChild<QLabel*>(QStringLiteral("lessonQuestion"));
+    QVERIFY(question);
+    QCOMPARE(question->minimumHeight(), 0);
+  }
+
   void menuListsTheLessonsAndOpensOne() {
     MainWindow::Options options;
     options.useSettings = false;
