@@ -1,8 +1,9 @@
 // Per-example gradient throughput of the DP-SGD presets (float, lot 256, random data), as
 // examples/s and achieved GFLOP/s (MFLOP/example counts the forward and backward GEMM work):
 //   Plain         backward() + weightedGradientSum(all ones): the batch gradient;
-//   NormsAndSum   backward() + perExampleGroupSquaredNorms() + clip factors min(1, C/‖g_i‖)
-//                 + weightedGradientSum(factors): the clipped sum without B × P memory;
+//   NormsAndSum   backward() with the norms and clip factors min(1, C/‖g_i‖) computed chunk
+//                 by chunk inside it (Workspace::clipChunk, as training does) +
+//                 clippedGradientSum(): the clipped sum without B × P memory;
 //   Materialised  backward() + perExampleGradients() (B × P) + norms from it + Gᵀ·factors.
 // eigenGemm512 is Eigen's single-thread float GEMM (512³) on this machine, the yardstick.
 // Argument: TBB threads (1 or 2).
@@ -65,14 +66,19 @@ void runPath(benchmark::State& state, const std::string& preset, data::SampleSha
   nn::Workspace<float> ws;
   Vector<float> sum;
   tbb::task_arena arena(static_cast<int>(state.range(0)));
-  ws.normsInBackward = path == Path::NormsAndSum;  // as training computes them
+  if (path == Path::NormsAndSum) {  // as training computes them
+    ws.normsInBackward = true;
+    ws.clipChunk = [](std::size_t, const Matrix<float>& norms, Matrix<float>& weights) {
+      const std::vector<float> w = clipWeights(norms);
+      weights = Eigen::Map<const Vector<float>>(w.data(), norms.rows());
+    };
+  }
   auto step = [&] {
     p.model.backward(p.x, p.labels, ws);
     if (path == Path::Plain) {
       p.model.weightedGradientSum(ws, p.ones, sum);
     } else if (path == Path::NormsAndSum) {
-      const std::vector<float> w = clipWeights(p.model.perExampleGroupSquaredNorms(ws));
-      p.model.weightedGradientSum(ws, w, sum);
+      p.model.clippedGradientSum(ws, sum);
     } else {
       const Matrix<float> g = p.model.perExampleGradients(ws);
       Matrix<float> norms(g.rows(), Eigen::Index(p.model.parameterGroups().size()));

@@ -274,7 +274,7 @@ void Model<Scalar>::backward(const Matrix<Scalar>& x, std::span<const int> label
                                              labels.data() + b, ws.losses.data() + b,
                                              rowBlock(ws.outputGrads[layerCount - 1], b, n));
                  m.backwardChunk(ws, blocks, b, n, ws.chunkScratch[c]);
-                 if (ws.normsInBackward) m.chunkNorms(ws, b, n, ws.chunkScratch[c]);
+                 if (ws.normsInBackward) m.chunkNorms(ws, c, b, n, ws.chunkScratch[c]);
                });
   if (ws.normsInBackward) m.finishNorms(ws);
 }

@@ -5,6 +5,7 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -46,10 +47,13 @@ struct Workspace {
   // Filled by the queries after backward(): per-chunk scratch memory; the per-example
   // gradients of the layers whose norms need them anyway (conv), batch × group size, kept
   // by perExampleGroupSquaredNorms() so weightedGradientSum() reduces them instead of
-  // recomputing them; and the per-chunk partial sums of weightedGradientSum().
+  // recomputing them; and the per-chunk partial sums of the layers summed chunk by chunk
+  // (conv), chunks × their sizes.
   mutable std::vector<ChunkScratch<Scalar>> chunkScratch;
   mutable std::vector<Matrix<Scalar>> keptGradients;
-  mutable std::vector<char> keptValid;  // per layer; backward() clears it
+  // Per layer, what the norm query left for the sums (detail::Kept in model_impl.h);
+  // backward() clears it.
+  mutable std::vector<char> keptValid;
   mutable Matrix<Scalar> chunkSums;
   // Set by the caller before backward(): backward() then also computes what
   // perExampleGroupSquaredNorms() returns, chunk by chunk right after each chunk's backward
@@ -59,6 +63,17 @@ struct Workspace {
   bool normsInBackward = false;
   mutable Matrix<Scalar> groupNorms;  // perExampleGroupSquaredNorms()'s result once computed
   mutable bool normsReady = false;
+  // Set by the caller, with normsInBackward, to clip inside backward(): called once per chunk
+  // (its index, its rows of group squared norms) as soon as that chunk's norms exist, it gives
+  // the chunk's weights, n × clipColumns (1, or one column per group). backward() then sums
+  // each kept layer's weighted per-example gradients chunk by chunk while they are in the
+  // core's cache (a thread's buffer, never the lot-wide keptGradients) and clippedGradientSum()
+  // returns Σ_i w_i g_i. Called from several threads at once, each chunk once.
+  std::function<void(std::size_t chunk, const Matrix<Scalar>& norms, Matrix<Scalar>& weights)>
+      clipChunk;
+  Eigen::Index clipColumns = 1;
+  mutable Matrix<Scalar> clipWeights;                   // batch × clipColumns, from clipChunk
+  mutable std::vector<Matrix<Scalar>> threadGradients;  // per thread: a chunk's kept gradients
 
   Eigen::Index batchSize() const { return losses.size(); }
 };
@@ -130,6 +145,10 @@ class Model {
   // where a loop of weightedGradientSum() calls would compute every slice once per group.
   void groupWeightedGradientSum(const Workspace<Scalar>& ws, const Matrix<Scalar>& weights,
                                 Vector<Scalar>& out) const;
+  // After backward() with Workspace::clipChunk set: out = Σ_i w_i g_i with the weights
+  // clipChunk gave (each group's slice by its own column when there are several). A conv
+  // layer's part is the chunks' sums added in chunk order.
+  void clippedGradientSum(const Workspace<Scalar>& ws, Vector<Scalar>& out) const;
 
  private:
   struct Impl;

@@ -26,6 +26,19 @@ inline constexpr Eigen::Index kKeepLimit = Eigen::Index{64} << 20;
 // them 2 rather than 8 times a step and still gives 2 threads a block each.
 inline constexpr std::size_t kRowBlock = 128;
 
+// Workspace::keptValid: a layer's per-example gradients gone (0), kept for the lot in
+// keptGradients (1), or already weighted and summed chunk by chunk into chunkSums by a
+// backward() that clipped (2).
+enum Kept : char { kNotKept = 0, kKeptForLot = 1, kSummedInChunks = 2 };
+
+// Weights as the layers read them: each group's column contiguous.
+template <class Scalar>
+using ColumnMajor = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
+template <class Scalar>
+ColumnMajor<Scalar> columnMajor(const Matrix<Scalar>& weights) {
+  return weights;
+}
+
 inline std::size_t chunksOf(Eigen::Index count) {
   return chunkCount(static_cast<std::size_t>(count),
                     static_cast<std::size_t>(Model<float>::chunkSize(count)));
@@ -102,15 +115,47 @@ struct Model<Scalar>::Impl {
   // perExampleGroupSquaredNorms() in three parts, so backward() can run the middle one for
   // each chunk as soon as its output gradients exist (Workspace::normsInBackward).
   void prepareNorms(const Workspace<Scalar>& ws) const;
-  void chunkNorms(const Workspace<Scalar>& ws, Eigen::Index b, Eigen::Index n,
+  // chunkNorms() of chunk c also clips and sums when ws.clipChunk is set.
+  void chunkNorms(const Workspace<Scalar>& ws, std::size_t c, Eigen::Index b, Eigen::Index n,
                   ChunkScratch<Scalar>& scratch) const;
+  void clipChunk(const Workspace<Scalar>& ws, std::size_t c, Eigen::Index b, Eigen::Index n,
+                 const Matrix<Scalar>& gradients) const;
   void finishNorms(const Workspace<Scalar>& ws) const;
 
+  // The column of layer l's slice in ws.chunkSums, or -1 for a layer whose sum has a direct
+  // form (dense) or that has no parameters; `width` gets the slices' total.
+  std::vector<Eigen::Index> chunkSumColumns(Eigen::Index& width) const {
+    std::vector<Eigen::Index> column(layers.size(), -1);
+    width = 0;
+    for (std::size_t l = 0; l < layers.size(); ++l)
+      if (layerSize(l) > 0 && layers[l]->gradientRowCount() == 0) {
+        column[l] = width;
+        width += layerSize(l);
+      }
+    return column;
+  }
+  // Per layer, its group's column of `columns` (batch × groups, each column contiguous).
+  std::vector<const Scalar*> groupWeights(const detail::ColumnMajor<Scalar>& columns) const {
+    std::vector<const Scalar*> weights(layers.size(), nullptr);
+    Eigen::Index g = 0;
+    for (std::size_t l = 0; l < layers.size(); ++l)
+      if (layerSize(l) > 0) weights[l] = columns.col(g++).data();
+    return weights;
+  }
+  // One task of weightedSum(): parameters [begin, end) of layer l's kept gradients or chunk
+  // sums, or its weight rows [begin, end) (dense).
+  enum class SumKind { Kept, Rows, ChunkSums };
+  struct SumBlock {
+    std::size_t layer;
+    SumKind kind;
+    Eigen::Index begin, end;
+  };
+  std::vector<SumBlock> sumBlocks(const Workspace<Scalar>& ws, bool useChunkSums,
+                                  std::vector<std::size_t>& chunked) const;
   void weightedSum(const Workspace<Scalar>& ws, const std::vector<const Scalar*>& layerWeights,
-                   Vector<Scalar>& out) const;
+                   bool useChunkSums, Vector<Scalar>& out) const;
   void chunkedWeightedSum(const Workspace<Scalar>& ws, const std::vector<std::size_t>& chunked,
-                          const std::vector<const Scalar*>& layerWeights,
-                          Vector<Scalar>& out) const;
+                          const std::vector<const Scalar*>& layerWeights) const;
 
   void checkWorkspace(const Workspace<Scalar>& ws, const char* query) const {
     const Eigen::Index b = ws.batchSize();

@@ -139,42 +139,48 @@ PhiloxStream PrivateGradient::countNoiseStream(long long step) const {
 }
 
 // Norms → clip factors → one weighted sum (no lot × P matrix): Model's closed-form
-// per-example norms and weightedGradientSum (groupWeightedGradientSum for per-layer factors).
+// per-example norms and weighted sums. A privatizer that needs the norms clips inside
+// backward(), chunk by chunk (Workspace::clipChunk), so a conv layer's per-example gradients
+// are weighted while they are still in cache; each chunk's statistics are merged in chunk
+// order, so they do not depend on the threads either.
 void PrivateGradient::perExampleFast(const data::Split& train, std::span<const int> lot,
                                      StepGradient& out) {
   gather(train, lot, m_inputs, m_labels);
-  const bool norms = m_privatizer.needsNorms() || m_recordNorms;
+  const auto n = static_cast<Eigen::Index>(lot.size());
+  const bool clip = m_privatizer.needsNorms();
+  const bool norms = clip || m_recordNorms;
+  m_chunkStats.assign(
+      chunkCount(lot.size(), static_cast<std::size_t>(nn::Model<float>::chunkSize(n))), {});
   m_workspace.normsInBackward = norms;
+  m_workspace.clipColumns = m_privatizer.weightColumns();
+  m_workspace.clipChunk = nullptr;
+  if (clip)
+    m_workspace.clipChunk = [this](std::size_t c, const nn::Matrix<float>& squared,
+                                   nn::Matrix<float>& weights) {
+      m_privatizer.clipWeights(squared, weights, m_chunkStats[c]);
+    };
   m_model.backward(m_inputs, m_labels, m_workspace);
   out.lossSum = lossSumOf(m_workspace);
-  const auto n = static_cast<Eigen::Index>(lot.size());
-  if (!norms) {
-    m_weights.setOnes(n, 1);
-    out.stats.units += n;
-  } else {
+  if (m_recordNorms) {
+    // The same sum and cast as flat and adaptive clipping, so a recorded norm is above C
+    // exactly when that unit was counted as clipped.
     const privacy::GradientMatrix squared = m_model.perExampleGroupSquaredNorms(m_workspace);
-    if (m_recordNorms) {
-      // The same sum and cast as flat and adaptive clipping, so a recorded norm is above C
-      // exactly when that unit was counted as clipped.
-      out.unitNorms.reserve(static_cast<std::size_t>(n));
-      for (Eigen::Index i = 0; i < n; ++i) {
-        out.unitNorms.push_back(std::sqrt(static_cast<double>(squared.row(i).sum())));
-      }
-    }
-    m_privatizer.clipWeights(squared, m_weights, out.stats);
-    // The baseline asked for norms only for display: forget the per-example gradients the
-    // norm query kept, so its sum is computed exactly as without the view (same bits).
-    if (!m_privatizer.needsNorms()) {
-      std::fill(m_workspace.keptValid.begin(), m_workspace.keptValid.end(), char{0});
-    }
+    out.unitNorms.reserve(static_cast<std::size_t>(n));
+    for (Eigen::Index i = 0; i < n; ++i)
+      out.unitNorms.push_back(std::sqrt(static_cast<double>(squared.row(i).sum())));
   }
-  if (m_weights.cols() == 1) {
-    m_model.weightedGradientSum(
-        m_workspace, std::span<const float>(m_weights.data(), static_cast<std::size_t>(n)), m_sum);
+  if (clip) {
+    for (const privacy::PrivatizeStats& stats : m_chunkStats) out.stats.merge(stats);
+    m_model.clippedGradientSum(m_workspace, m_sum);
     return;
   }
-  // Per-layer clipping: each layer's slice weighted by its own factors, in one pass.
-  m_model.groupWeightedGradientSum(m_workspace, m_weights, m_sum);
+  // No clipping (the baseline, its norms only for display): the plain sum, computed exactly
+  // as without the view (same bits), so the norm query's kept gradients are forgotten.
+  std::fill(m_workspace.keptValid.begin(), m_workspace.keptValid.end(), char{0});
+  out.stats.units += n;
+  m_weights.setOnes(n, 1);
+  m_model.weightedGradientSum(
+      m_workspace, std::span<const float>(m_weights.data(), static_cast<std::size_t>(n)), m_sum);
 }
 
 // The same as perExampleFast for a Dense layer on parameter-free layers, fused chunk by

@@ -77,6 +77,7 @@ class PrivateGradient {
   nn::Matrix<float> m_inputs;
   std::vector<int> m_labels;
   privacy::GradientMatrix m_weights;
+  std::vector<privacy::PrivatizeStats> m_chunkStats;  // per chunk of a clipping backward()
   // The fused path of a Dense layer on parameter-free layers (null for other models).
   std::unique_ptr<LinearHeadGradient> m_linearHead;
 };

@@ -6,7 +6,10 @@
 #include <tbb/task_arena.h>
 
 #include <QTest>
+#include <algorithm>
 
+#include "core/common/errors.h"
+#include "core/common/parallel.h"
 #include "core/nn/conv2d.h"
 #include "core/nn/dense.h"
 #include "core/nn/flatten.h"
@@ -122,6 +125,39 @@ void checkFastPaths(const QString& name, double tolerance) {
   model.groupWeightedGradientSum(ws, groupWeights, sum);
   QVERIFY2(relativeError(sum, groupExpected) < tolerance,
            qPrintable(QString("kept group %1").arg(relativeError(sum, groupExpected))));
+
+  // Clipping inside backward() (Workspace::clipChunk): each chunk's hook sees that chunk's
+  // norms and gives its rows of the weights, one column or one per group.
+  for (const Matrix<Scalar>* weights :
+       {static_cast<const Matrix<Scalar>*>(nullptr), &groupWeights}) {
+    const Matrix<Scalar> chosen = weights ? *weights : Matrix<Scalar>(w);
+    const Vector<Scalar>& want = weights ? groupExpected : expected;
+    Workspace<Scalar> clipped;
+    clipped.normsInBackward = true;
+    clipped.clipColumns = chosen.cols();
+    const Eigen::Index chunk = Model<Scalar>::chunkSize(kBatch);
+    Matrix<Scalar> seenNorms(kBatch, materialised.cols());
+    clipped.clipChunk = [&](std::size_t c, const Matrix<Scalar>& chunkNorms, Matrix<Scalar>& out) {
+      const Eigen::Index b = static_cast<Eigen::Index>(c) * chunk;
+      seenNorms.middleRows(b, chunkNorms.rows()) = chunkNorms;
+      out = chosen.middleRows(b, chunkNorms.rows());
+    };
+    model.backward(batch.x, batch.labels, clipped);
+    QVERIFY2(relativeError(seenNorms, materialised) < tolerance,
+             qPrintable(QString("clip norms %1").arg(relativeError(seenNorms, materialised))));
+    model.clippedGradientSum(clipped, sum);
+    QVERIFY2(relativeError(sum, want) < tolerance,
+             qPrintable(QString("clipped %1").arg(relativeError(sum, want))));
+    // Other weights afterwards recompute the conv layers' sums; the clipped sum stays right.
+    model.weightedGradientSum(clipped, ones, sum);
+    QVERIFY2(relativeError(rowSum, sum) < tolerance,
+             qPrintable(QString("sum after clipping %1").arg(relativeError(rowSum, sum))));
+    model.clippedGradientSum(clipped, sum);
+    QVERIFY2(relativeError(sum, want) < tolerance,
+             qPrintable(QString("clipped again %1").arg(relativeError(sum, want))));
+  }
+  // Without a clipping backward() there are no clip weights to sum with.
+  QVERIFY_THROWS_EXCEPTION(ModelError, model.clippedGradientSum(ws, sum));
 }
 
 }  // namespace
@@ -235,6 +271,34 @@ class TestNnPerExample : public QObject {
     });
     QVERIFY(fused.norms == one.norms);
     QVERIFY(fused.keptSum == one.keptSum);
+    // Clipped inside backward(), the chunks' sums added in chunk order: the same bits with one
+    // thread or two, and each chunk's hook called once.
+    std::vector<int> calls;
+    auto clipped = [&](int threads) {
+      Vector<float> sum;
+      calls.assign(chunkCount(static_cast<std::size_t>(examples),
+                              static_cast<std::size_t>(Model<float>::chunkSize(examples))),
+                   0);
+      tbb::task_arena(threads).execute([&] {
+        Workspace<float> ws;
+        ws.normsInBackward = true;
+        ws.clipChunk = [&](std::size_t c, const Matrix<float>& norms, Matrix<float>& out) {
+          ++calls[c];
+          out = norms.rowwise().sum().cwiseSqrt().cwiseInverse().cwiseMin(1.0f);
+        };
+        model.backward(batch.x, batch.labels, ws);
+        model.clippedGradientSum(ws, sum);
+      });
+      return sum;
+    };
+    auto eachChunkOnce = [&] {
+      return std::all_of(calls.begin(), calls.end(), [](int n) { return n == 1; });
+    };
+    const Vector<float> clippedOne = clipped(1);
+    QVERIFY(eachChunkOnce());
+    QVERIFY(clippedOne == clipped(2));
+    QVERIFY(eachChunkOnce());
+    QVERIFY(clippedOne.cwiseAbs().maxCoeff() > 0);
     QVERIFY(one.losses == two.losses);
     QVERIFY(one.logits == two.logits);
     QVERIFY(one.plainSum == two.plainSum);
