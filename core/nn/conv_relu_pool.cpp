@@ -20,16 +20,17 @@ std::optional<ConvReluPool<Scalar>> ConvReluPool<Scalar>::match(const Layer<Scal
 
 // Each example: bias and ReLU as Relu::forward computes them on Conv2D::forward's output
 // (max(sum + bias, 0)) into its row of `activated`, then MaxPool2D's pass on that row while
-// it is in cache. Scratch buffer 3 holds the pooling's flat maxima (the convolution uses
+// it is in cache. Scratch buffer 3 holds the pooling's flat arrays (the convolution uses
 // 0–2).
 template <class Scalar>
 void ConvReluPool<Scalar>::forward(const Scalar* params, ConstRows<Scalar> in,
                                    Rows<Scalar> activated, Rows<Scalar> pooled,
-                                   ChunkScratch<Scalar>& scratch) const {
+                                   std::uint8_t* choices, ChunkScratch<Scalar>& scratch) const {
   struct Stage final : ConvOutputSink<Scalar> {
     const MaxPool2D<Scalar>& pool;
     Rows<Scalar>& activated;
     Rows<Scalar>& pooled;
+    std::uint8_t* choices;
     Eigen::Index positions;
     Scalar* flat;
     void example(Eigen::Index e, const Scalar* sums, Eigen::Index stride,
@@ -39,31 +40,30 @@ void ConvReluPool<Scalar>::forward(const Scalar* params, ConstRows<Scalar> in,
       for (Eigen::Index f = 0; f < filters; ++f)
         for (Eigen::Index i = 0; i < positions; ++i)
           a[f * positions + i] = std::max(sums[f * stride + i] + bias[f], Scalar(0));
-      pool.poolExample(a, pooled.data() + e * pooled.cols(), flat);
+      pool.poolExample(a, pooled.data() + e * pooled.cols(),
+                       choices == nullptr ? nullptr : choices + e * pool.flatLength(), true, flat);
     }
-    Stage(const MaxPool2D<Scalar>& p, Rows<Scalar>& a, Rows<Scalar>& o, Eigen::Index t, Scalar* f)
-        : pool(p), activated(a), pooled(o), positions(t), flat(f) {}
-  } stage(*m_pool, activated, pooled, m_conv->positionCount(),
+    Stage(const MaxPool2D<Scalar>& p, Rows<Scalar>& a, Rows<Scalar>& o, std::uint8_t* c,
+          Eigen::Index t, Scalar* f)
+        : pool(p), activated(a), pooled(o), choices(c), positions(t), flat(f) {}
+  } stage(*m_pool, activated, pooled, choices, m_conv->positionCount(),
           scratch.buffer(3, m_pool->flatLength()));
   m_conv->forwardExamples(params, in, scratch, stage);
 }
 
-// Each example: MaxPool2D's routing into the zeroed row of convGrad, then Relu::backward's
-// mask, read from the ReLU's output (positive exactly where its input is).
+// Each example: MaxPool2D's routing into the zeroed row of convGrad (scratch buffer 0 holds
+// its pending gradients). Relu::backward's mask is already in the choices: every input a
+// choice routes to is its window's maximum, positive there, so the ReLU passes it.
 template <class Scalar>
-void ConvReluPool<Scalar>::backward(ConstRows<Scalar> activated, ConstRows<Scalar> pooled,
-                                    ConstRows<Scalar> pooledGrad, Rows<Scalar> convGrad,
-                                    ChunkScratch<Scalar>& scratch) const {
-  const Eigen::Index length = m_pool->flatLength(), size = activated.cols();
-  Scalar* pending = scratch.buffer(0, length);
-  Scalar* winner = scratch.buffer(1, length);
-  for (Eigen::Index e = 0; e < activated.rows(); ++e) {
-    const Scalar* a = activated.data() + e * size;
+void ConvReluPool<Scalar>::backward(const std::uint8_t* choices, ConstRows<Scalar> pooledGrad,
+                                    Rows<Scalar> convGrad, ChunkScratch<Scalar>& scratch) const {
+  const Eigen::Index size = convGrad.cols(), count = choicesPerExample();
+  Scalar* pending = scratch.buffer(0, m_pool->flatLength());
+  for (Eigen::Index e = 0; e < convGrad.rows(); ++e) {
     Scalar* d = convGrad.data() + e * size;
     std::fill(d, d + size, Scalar(0));
-    m_pool->routeExample(a, pooled.data() + e * pooled.cols(),
-                         pooledGrad.data() + e * pooledGrad.cols(), d, pending, winner);
-    for (Eigen::Index i = 0; i < size; ++i) d[i] = a[i] > Scalar(0) ? d[i] : Scalar(0);
+    m_pool->routeExample(choices + e * count, pooledGrad.data() + e * pooledGrad.cols(), d,
+                         pending);
   }
 }
 

@@ -4,14 +4,16 @@
 // Forward: each output plane of the convolution, still in cache after its GEMM, gets its
 // bias and the ReLU and is pooled at once, where the layers one by one write the
 // convolution's output, read it back for the ReLU, and read that back for the pooling.
-// Backward: the pooling's gradient is routed and masked by the ReLU plane by plane, straight
-// into the convolution's output gradient. Every value is computed by the same operations
-// in the same order as the layers one by one, so results are bit-identical to them.
-// The Workspace entries between the three layers (the convolution's raw output and the
-// gradient of the ReLU's output) are neither written nor needed: the ReLU's output has
-// the same sign pattern as its input.
+// Backward: the pooling's gradient is routed straight into the convolution's output
+// gradient by the choices forward() recorded, which also carry the ReLU's mask (a window
+// whose maximum is not positive routes nothing), so backward() reads no activation. Every
+// value is computed by the same operations in the same order as the layers one by one, so
+// results are bit-identical to them. The Workspace entries between the three layers (the
+// convolution's raw output and the gradient of the ReLU's output) are neither written nor
+// needed.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 
 #include "core/nn/conv2d.h"
@@ -26,12 +28,15 @@ class ConvReluPool {
   static std::optional<ConvReluPool> match(const Layer<Scalar>& conv, const Layer<Scalar>& relu,
                                            const Layer<Scalar>& pool);
 
-  // activated = ReLU(conv(in)), pooled = maxpool(activated), for a chunk's rows.
+  // activated = ReLU(conv(in)), pooled = maxpool(activated), for a chunk's rows; unless
+  // `choices` is null, each window's choice goes there for backward() (MaxPool2D's, one byte
+  // per window position, choicesPerExample() a row).
   void forward(const Scalar* params, ConstRows<Scalar> in, Rows<Scalar> activated,
-               Rows<Scalar> pooled, ChunkScratch<Scalar>& scratch) const;
-  // convGrad = dLoss/d(conv output) from pooledGrad = dLoss/d(pooled).
-  void backward(ConstRows<Scalar> activated, ConstRows<Scalar> pooled, ConstRows<Scalar> pooledGrad,
-                Rows<Scalar> convGrad, ChunkScratch<Scalar>& scratch) const;
+               Rows<Scalar> pooled, std::uint8_t* choices, ChunkScratch<Scalar>& scratch) const;
+  // convGrad = dLoss/d(conv output) from pooledGrad = dLoss/d(pooled) and forward()'s choices.
+  void backward(const std::uint8_t* choices, ConstRows<Scalar> pooledGrad, Rows<Scalar> convGrad,
+                ChunkScratch<Scalar>& scratch) const;
+  Eigen::Index choicesPerExample() const { return m_pool->flatLength(); }
 
  private:
   ConvReluPool(const Conv2D<Scalar>& conv, const MaxPool2D<Scalar>& pool)

@@ -2,7 +2,9 @@
 // subgradient every framework uses); overlapping windows (stride < size) add up.
 #include "core/nn/maxpool2d.h"
 
+#include <algorithm>
 #include <type_traits>
+#include <vector>
 #if defined(__AVX512F__)
 #include <immintrin.h>
 #endif
@@ -33,13 +35,51 @@ bool copyShort(const Scalar* src, Scalar* dst, int n) {
   return false;
 }
 
+// maxima[i] = the maximum of the window at flat index i (offsets i + dy·w + dx) and, unless
+// choice is null, choice[i] = the offset dy·size + dx of its first maximum, or kNoRoute where
+// positiveOnly and that maximum is not positive. The offsets are visited in row-major order
+// and only a strictly greater input moves the choice. K = size where it is known at compile
+// time (the window's loop is unrolled and the loop over i vectorised), 0 otherwise.
+template <int K, bool Choose, class Scalar>
+void windowMaxima(const Scalar* __restrict x, Eigen::Index w, int size, bool positiveOnly,
+                  Eigen::Index n, Scalar* __restrict maxima, std::uint8_t* __restrict choice) {
+  const int s = K > 0 ? K : size;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    Scalar m = x[i], c = 0;  // c a Scalar too: with an int beside it the loop stays scalar
+    for (int k = 1; k < s * s; ++k) {
+      const Scalar v = x[i + (k / s) * w + k % s];
+      const bool greater = m < v;
+      m = greater ? v : m;
+      c = greater ? Scalar(k) : c;
+    }
+    maxima[i] = m;
+    if constexpr (!Choose) continue;
+    const auto routed = static_cast<std::uint8_t>(static_cast<int>(c));
+    const std::uint8_t none = MaxPool2D<Scalar>::kNoRoute;
+    choice[i] = (m > Scalar(0)) | !positiveOnly ? routed : none;
+  }
+}
+
+// d[i] += pending[i] where choice[i] is k, else += 0 (which leaves d as it is: it starts at
+// +0 and no sum of gradients makes it −0).
+template <class Scalar>
+void routeOffset(const std::uint8_t* __restrict choice, int k, const Scalar* __restrict pending,
+                 Eigen::Index n, Scalar* __restrict d) {
+  const auto key = static_cast<std::uint8_t>(k);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const Scalar g = pending[i], old = d[i];
+    d[i] = old + (choice[i] == key ? g : Scalar(0));
+  }
+}
+
 }  // namespace
 
 template <class Scalar>
 MaxPool2D<Scalar>::MaxPool2D(int size, int stride) : m_size(size), m_stride(stride) {
-  if (size < 1 || stride < 1)
-    throw ModelError("maxpool layer: expected size and stride >= 1, found " + std::to_string(size) +
-                     ", " + std::to_string(stride));
+  if (size < 1 || size > kMaxSize || stride < 1)
+    throw ModelError("maxpool layer: expected size in [1, " + std::to_string(kMaxSize) +
+                     "] and stride >= 1, found " + std::to_string(size) + ", " +
+                     std::to_string(stride));
 }
 
 template <class Scalar>
@@ -64,10 +104,11 @@ data::SampleShape MaxPool2D<Scalar>::configure(const data::SampleShape& input) {
 
 // Window maxima of one example as one flat array: with the example's channel planes laid
 // end to end, the window at flat index i covers i + dy·w + dx, so m[i] = max over the
-// window's offsets of x[i + offset] is a handful of long elementwise maxima (vectorised),
-// and each output picks m at its window's corner. Flat positions whose window straddles a
-// row or channel boundary are computed but never picked; no read leaves the example.
-// One example at a time keeps the flat arrays in the L1 cache.
+// window's offsets of x[i + offset] is one long elementwise pass (vectorised), and each
+// output picks m at its window's corner. The choices stay in that flat layout, so routing
+// is long passes too. Flat positions whose window straddles a row or channel boundary are
+// computed but never picked (their gradient is 0); no read leaves the example. One example
+// at a time keeps the flat arrays in the L1 cache.
 template <class Scalar>
 Eigen::Index MaxPool2D<Scalar>::flatLength() const {
   return m_in.featureCount() - (Eigen::Index{m_size} - 1) * (m_in.width + 1);
@@ -79,54 +120,44 @@ Eigen::Index MaxPool2D<Scalar>::corner(int c, int oy) const {
 }
 
 template <class Scalar>
-void MaxPool2D<Scalar>::poolExample(const Scalar* x, Scalar* y, Scalar* flat) const {
-  using Flat = Eigen::Map<Eigen::Array<Scalar, Eigen::Dynamic, 1>>;
-  using ConstFlat = Eigen::Map<const Eigen::Array<Scalar, Eigen::Dynamic, 1>>;
+void MaxPool2D<Scalar>::poolExample(const Scalar* x, Scalar* y, std::uint8_t* choice,
+                                    bool positiveOnly, Scalar* maxima) const {
   const Eigen::Index length = flatLength(), w = m_in.width;
-  Flat m(flat, length);
-  m = ConstFlat(x, length);
-  for (int dy = 0; dy < m_size; ++dy)
-    for (int dx = dy == 0 ? 1 : 0; dx < m_size; ++dx) m = m.max(ConstFlat(x + dy * w + dx, length));
+  auto pass = [&](auto size) {
+    constexpr int K = decltype(size)::value;
+    if (choice != nullptr)
+      windowMaxima<K, true>(x, w, m_size, positiveOnly, length, maxima, choice);
+    else
+      windowMaxima<K, false>(x, w, m_size, positiveOnly, length, maxima, choice);
+  };
+  if (m_size == 2)
+    pass(std::integral_constant<int, 2>{});
+  else
+    pass(std::integral_constant<int, 0>{});
   for (int c = 0; c < m_in.channels; ++c)
     for (int oy = 0; oy < m_outH; ++oy, y += m_outW) {
-      const Scalar* row = flat + corner(c, oy);
+      const Scalar* row = maxima + corner(c, oy);
       if (m_stride != 1 || !copyShort(row, y, m_outW))
         for (int ox = 0; ox < m_outW; ++ox) y[ox] = row[ox * m_stride];
     }
 }
 
-// The gradient goes to the first input of each window (in row-major order) that equals the
-// window's output, which is the first maximum, so forward() needs no argmax cache. Flat as
-// in poolExample(): `pending` holds each window's gradient at its corner until a window
-// offset matches, then routes it there; positions that are no window's corner hold 0.
+// Each window's gradient waits at its corner in `pending` (0 elsewhere), then one pass per
+// offset, in row-major order, sends it where the choice says: where overlapping windows
+// (stride < size) send several gradients to one input, they add up in that order.
 template <class Scalar>
-void MaxPool2D<Scalar>::routeExample(const Scalar* x, const Scalar* y, const Scalar* g, Scalar* dx,
-                                     Scalar* pendingData, Scalar* winnerData) const {
-  using Flat = Eigen::Map<Eigen::Array<Scalar, Eigen::Dynamic, 1>>;
-  using ConstFlat = Eigen::Map<const Eigen::Array<Scalar, Eigen::Dynamic, 1>>;
-  const Eigen::Index length = flatLength(), w = m_in.width;
-  Flat pending(pendingData, length), winner(winnerData, length);
-  pending.setZero();
+void MaxPool2D<Scalar>::routeExample(const std::uint8_t* choice, const Scalar* g, Scalar* dx,
+                                     Scalar* pending) const {
+  const Eigen::Index length = flatLength();
+  std::fill_n(pending, length, Scalar(0));
   for (int c = 0; c < m_in.channels; ++c)
-    for (int oy = 0; oy < m_outH; ++oy, y += m_outW, g += m_outW) {
-      const Eigen::Index base = corner(c, oy);
-      if (m_stride == 1 && copyShort(y, winnerData + base, m_outW) &&
-          copyShort(g, pendingData + base, m_outW))
-        continue;
-      for (int ox = 0; ox < m_outW; ++ox) {
-        winner[base + ox * m_stride] = y[ox];
-        pending[base + ox * m_stride] = g[ox];
-      }
+    for (int oy = 0; oy < m_outH; ++oy, g += m_outW) {
+      Scalar* row = pending + corner(c, oy);
+      if (m_stride != 1 || !copyShort(g, row, m_outW))
+        for (int ox = 0; ox < m_outW; ++ox) row[ox * m_stride] = g[ox];
     }
-  for (int wy = 0; wy < m_size; ++wy)
-    for (int wx = 0; wx < m_size; ++wx) {
-      const Eigen::Index offset = wy * w + wx;
-      // Where pending is 0 (not a corner, or already routed) this adds 0 whatever `winner`
-      // holds there.
-      const auto match = ConstFlat(x + offset, length) == winner;
-      Flat(dx + offset, length) += match.select(pending, Scalar(0));
-      pending = match.select(Scalar(0), pending);
-    }
+  for (int k = 0; k < m_size * m_size; ++k)
+    routeOffset(choice, k, pending, length, dx + (k / m_size) * m_in.width + k % m_size);
 }
 
 template <class Scalar>
@@ -134,20 +165,24 @@ void MaxPool2D<Scalar>::forward(const Scalar*, ConstRows<Scalar> in, Rows<Scalar
                                 ChunkScratch<Scalar>& scratch) const {
   Scalar* flat = scratch.buffer(0, flatLength());
   for (Eigen::Index e = 0; e < in.rows(); ++e)
-    poolExample(in.data() + e * in.cols(), out.data() + e * out.cols(), flat);
+    poolExample(in.data() + e * in.cols(), out.data() + e * out.cols(), nullptr, false, flat);
 }
 
+// The choices are made again from the input, by the pass that pooled it.
 template <class Scalar>
 void MaxPool2D<Scalar>::backward(const Scalar*, ConstRows<Scalar> in, ConstRows<Scalar> out,
                                  ConstRows<Scalar> outGrad, Rows<Scalar> inGrad,
                                  ChunkScratch<Scalar>& scratch) const {
-  Scalar* pending = scratch.buffer(0, flatLength());
-  Scalar* winner = scratch.buffer(1, flatLength());
+  Scalar* flat = scratch.buffer(0, flatLength());
+  Scalar* pooled = scratch.buffer(1, out.cols());
+  Scalar* pending = scratch.buffer(2, flatLength());
+  std::vector<std::uint8_t> choice(static_cast<std::size_t>(flatLength()));
   inGrad.setZero();
-  for (Eigen::Index e = 0; e < in.rows(); ++e)
-    routeExample(in.data() + e * in.cols(), out.data() + e * out.cols(),
-                 outGrad.data() + e * outGrad.cols(), inGrad.data() + e * inGrad.cols(), pending,
-                 winner);
+  for (Eigen::Index e = 0; e < in.rows(); ++e) {
+    poolExample(in.data() + e * in.cols(), pooled, choice.data(), false, flat);
+    routeExample(choice.data(), outGrad.data() + e * outGrad.cols(),
+                 inGrad.data() + e * inGrad.cols(), pending);
+  }
 }
 
 template class MaxPool2D<float>;

@@ -2,6 +2,8 @@
 // axes and "valid" padding (only windows that fit entirely), as Keras' MaxPool2D defaults.
 #pragma once
 
+#include <cstdint>
+
 #include "core/nn/layer.h"
 
 namespace epsilon::nn {
@@ -25,14 +27,22 @@ class MaxPool2D final : public Layer<Scalar> {
                 ChunkScratch<Scalar>& scratch) const override;
 
   // The passes on one example (forward() and backward() run them for each example of the
-  // chunk; core/nn/conv_relu_pool.h on an example still in cache). `flat`, `pending` and
-  // `winner` hold flatLength() scalars.
+  // chunk; core/nn/conv_relu_pool.h on an example still in cache).
+  //
+  // A window's choice is the offset dy·size + dx (row-major) of its first maximum, the input
+  // its gradient goes to (the subgradient every framework uses); kNoRoute sends it nowhere.
+  static constexpr std::uint8_t kNoRoute = 255;
+  static constexpr int kMaxSize = 15;  // so that every offset fits a choice's byte
+  // Pools x into y and, unless `choice` is null, records each window's choice there, in
+  // the flat layout of maxpool2d.cpp (flatLength() bytes). With positiveOnly, a window whose
+  // maximum is not positive gets kNoRoute: where a ReLU comes before the pooling, its mask
+  // would zero that gradient anyway. `flat` holds flatLength() scalars.
   Eigen::Index flatLength() const;
-  void poolExample(const Scalar* x, Scalar* y, Scalar* flat) const;
-  // dx (the example's input gradient) += g routed to the first maximum of each window, where
-  // y is what poolExample() gave for x. `pending` and `winner` are clobbered.
-  void routeExample(const Scalar* x, const Scalar* y, const Scalar* g, Scalar* dx, Scalar* pending,
-                    Scalar* winner) const;
+  void poolExample(const Scalar* x, Scalar* y, std::uint8_t* choice, bool positiveOnly,
+                   Scalar* flat) const;
+  // dx (the example's input gradient) += g routed by poolExample()'s choices. `pending`
+  // holds flatLength() scalars.
+  void routeExample(const std::uint8_t* choice, const Scalar* g, Scalar* dx, Scalar* pending) const;
 
  private:
   Eigen::Index corner(int c, int oy) const;

@@ -214,7 +214,7 @@ Matrix<Scalar> Model<Scalar>::logits(const Matrix<Scalar>& x) const {
                    const Scalar* p = m.params.data() + m.offsets[l];
                    Rows<Scalar> out = output(blocks[l] ? l + 2 : l, buffers[l % 2]);
                    if (blocks[l]) {
-                     blocks[l]->forward(p, input, output(l + 1, buffers[2]), out, scratch);
+                     blocks[l]->forward(p, input, output(l + 1, buffers[2]), out, nullptr, scratch);
                      l += 2;
                    } else {
                      m.layers[l]->forward(p, input, out, scratch);
@@ -244,8 +244,8 @@ void Model<Scalar>::backward(const Matrix<Scalar>& x, std::span<const int> label
                        "), found " + std::to_string(labels[i]) + " at row " + std::to_string(i));
 
   const Eigen::Index batch = x.rows();
-  m.sizeWorkspace(ws, batch);
   const typename Impl::Blocks blocks = m.fusedBlocks();
+  m.sizeWorkspace(ws, batch, blocks);
   // Each chunk copies its own rows of the input: one copy of an mlp's lot (0.8 MB) before
   // the parallel loop was a serial part of every step.
   auto copyInput = [&](Eigen::Index b, Eigen::Index n) {
@@ -281,15 +281,18 @@ void Model<Scalar>::backward(const Matrix<Scalar>& x, std::span<const int> label
 
 // Every buffer backward() fills, for a batch of `batch` rows; no per-example gradient kept.
 template <class Scalar>
-void Model<Scalar>::Impl::sizeWorkspace(Workspace<Scalar>& ws, Eigen::Index batch) const {
+void Model<Scalar>::Impl::sizeWorkspace(Workspace<Scalar>& ws, Eigen::Index batch,
+                                        const Blocks& blocks) const {
   const std::size_t count = layers.size();
   ws.losses.resize(batch);
   ws.logits.resize(batch, shapes.back().featureCount());
   ws.activations.resize(count);
   ws.outputGrads.resize(count);
+  ws.poolChoices.resize(count);
   for (std::size_t l = 0; l < count; ++l) {
     ws.activations[l].resize(batch, shapes[l].featureCount());
     ws.outputGrads[l].resize(batch, shapes[l + 1].featureCount());
+    ws.poolChoices[l].resize(blocks[l] ? std::size_t(batch * blocks[l]->choicesPerExample()) : 0);
   }
   const std::size_t chunks = chunksOf(batch);
   if (ws.chunkScratch.size() < chunks) ws.chunkScratch.resize(chunks);
@@ -327,7 +330,9 @@ void Model<Scalar>::Impl::forwardChunk(Workspace<Scalar>& ws, const Blocks& bloc
   for (std::size_t l = from; l < to; ++l) {
     const Scalar* p = params.data() + offsets[l];
     if (blocks[l]) {
-      blocks[l]->forward(p, layerInput(ws, l, b, n), output(l + 1), output(l + 2), scratch);
+      std::uint8_t* choices = ws.poolChoices[l].data() + b * blocks[l]->choicesPerExample();
+      blocks[l]->forward(p, layerInput(ws, l, b, n), output(l + 1), output(l + 2), choices,
+                         scratch);
       l += 2;
     } else {
       layers[l]->forward(p, layerInput(ws, l, b, n), output(l), scratch);
@@ -344,9 +349,10 @@ void Model<Scalar>::Impl::backwardChunk(Workspace<Scalar>& ws, const Blocks& blo
   const std::size_t firstTrained = firstTrainedLayer();
   for (std::size_t l = layers.size() - 1; l > firstTrained; --l) {
     if (l >= 2 && blocks[l - 2]) {
-      blocks[l - 2]->backward(layerInput(ws, l, b, n), layerInput(ws, l + 1, b, n),
-                              rowBlock(std::as_const(ws.outputGrads[l]), b, n),
-                              rowBlock(ws.outputGrads[l - 2], b, n), scratch);
+      const ConvReluPool<Scalar>& block = *blocks[l - 2];
+      block.backward(ws.poolChoices[l - 2].data() + b * block.choicesPerExample(),
+                     rowBlock(std::as_const(ws.outputGrads[l]), b, n),
+                     rowBlock(ws.outputGrads[l - 2], b, n), scratch);
       l -= 1;  // the loop's decrement steps over the ReLU to the convolution
       continue;
     }

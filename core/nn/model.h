@@ -43,6 +43,9 @@ struct Workspace {
   // a relu and a maxpool layer follow each other (run as one block, conv_relu_pool.h), are
   // the conv's output (the relu's entry in activations) and the relu's output gradient.
   std::vector<Matrix<Scalar>> outputGrads;
+  // Per layer starting such a block, its pooling's choices (conv_relu_pool.h), batch rows;
+  // empty for the other layers.
+  std::vector<std::vector<std::uint8_t>> poolChoices;
 
   // Filled by the queries after backward(): per-chunk scratch memory; the per-example
   // gradients of the layers whose norms need them anyway (conv), batch × group size, kept

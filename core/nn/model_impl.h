@@ -104,7 +104,7 @@ struct Model<Scalar>::Impl {
                            shapes[l].featureCount() >= kWideInputs;
     return wideDense && batch > Model<Scalar>::kChunkSize ? l : layers.size();
   }
-  void sizeWorkspace(Workspace<Scalar>& ws, Eigen::Index batch) const;
+  void sizeWorkspace(Workspace<Scalar>& ws, Eigen::Index batch, const Blocks& blocks) const;
   void forwardByRows(Workspace<Scalar>& ws, std::size_t l) const;
   // Layers [from, to) of rows [b, b + n).
   void forwardChunk(Workspace<Scalar>& ws, const Blocks& blocks, Eigen::Index b, Eigen::Index n,

@@ -231,6 +231,51 @@ class TestNnLayers : public QObject {
     QVERIFY_THROWS_EXCEPTION(ModelError, strided.configure(SampleShape::image(1, 1, 8)));
   }
 
+  // Ties (here: many equal inputs) send a window's gradient to its first maximum in
+  // row-major order, and overlapping windows add up where they share it; float, size 2 (the
+  // compiled-in window) and size 3 (any size), against a direct loop over the windows.
+  void maxPoolRoutesToTheFirstMaximum_data() {
+    QTest::addColumn<int>("size");
+    QTest::addColumn<int>("stride");
+    QTest::newRow("2 stride 1") << 2 << 1;
+    QTest::newRow("3 stride 1") << 3 << 1;
+    QTest::newRow("2 stride 2") << 2 << 2;
+  }
+  void maxPoolRoutesToTheFirstMaximum() {
+    QFETCH(int, size);
+    QFETCH(int, stride);
+    MaxPool2D<float> pool(size, stride);
+    const int channels = 3, h = 7, w = 9;
+    const SampleShape out = pool.configure(SampleShape::image(channels, h, w));
+    const int oh = out.height, ow = out.width;
+    Matrix<float> x(2, channels * h * w);
+    for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = float((i * 7) % 5);  // 0 to 4
+    Matrix<float> g = randomMatrix<float>(2, out.featureCount(), 31);
+    Matrix<float> y(2, out.featureCount()), dx(2, x.cols());
+    ChunkScratch<float> scratch;
+    pool.forward(nullptr, rowBlock(std::as_const(x), 0, 2), rowBlock(y, 0, 2), scratch);
+    pool.backward(nullptr, rowBlock(std::as_const(x), 0, 2), rowBlock(std::as_const(y), 0, 2),
+                  rowBlock(std::as_const(g), 0, 2), rowBlock(dx, 0, 2), scratch);
+    Matrix<float> expected = Matrix<float>::Zero(2, x.cols());
+    for (int e = 0; e < 2; ++e)
+      for (int k = 0; k < size * size; ++k)  // the order in which shared inputs add up
+        for (int c = 0; c < channels; ++c)
+          for (int oy = 0; oy < oh; ++oy)
+            for (int ox = 0; ox < ow; ++ox) {
+              int first = -1;
+              auto at = [&](int offset) {
+                return (c * h + oy * stride + offset / size) * w + ox * stride + offset % size;
+              };
+              for (int o = 0; o < size * size; ++o)
+                if (first < 0 || x(e, at(o)) > x(e, at(first))) first = o;
+              const int j = (c * oh + oy) * ow + ox;
+              QCOMPARE(y(e, j), x(e, at(first)));
+              if (first == k) expected(e, at(k)) += g(e, j);
+            }
+    QVERIFY(dx == expected);
+    QVERIFY_THROWS_EXCEPTION(ModelError, MaxPool2D<float>(MaxPool2D<float>::kMaxSize + 1, 1));
+  }
+
   void groupNormGradients() {
     GroupNorm<double> affine(3);  // 6 channels in 3 groups of 2, γ' and β random
     verifyErrors(checkLayer(affine, SampleShape::image(6, 3, 2), 3, 110), 1e-7);
