@@ -56,6 +56,7 @@ class Conv2D final : public Layer<Scalar> {
   void forwardExamples(const Scalar* params, ConstRows<Scalar> in, ChunkScratch<Scalar>& scratch,
                        ConvOutputSink<Scalar>& sink) const;
 
+  int filterCount() const { return m_filters; }
   int outputHeight() const { return m_outH; }
   int outputWidth() const { return m_outW; }
   int padTop() const { return m_padTop; }

@@ -19,35 +19,40 @@ std::optional<ConvReluPool<Scalar>> ConvReluPool<Scalar>::match(const Layer<Scal
 }
 
 // Each example: bias and ReLU as Relu::forward computes them on Conv2D::forward's output
-// (max(sum + bias, 0)) into its row of `activated`, then MaxPool2D's pass on that row while
-// it is in cache. Scratch buffer 3 holds the pooling's flat arrays (the convolution uses
-// 0–2).
+// (max(sum + bias, 0)) into a scratch plane, then MaxPool2D's pass on it while it is in
+// cache. Scratch buffer 3 holds the pooling's flat maxima and that plane (the convolution
+// uses 0–2).
 template <class Scalar>
-void ConvReluPool<Scalar>::forward(const Scalar* params, ConstRows<Scalar> in,
-                                   Rows<Scalar> activated, Rows<Scalar> pooled,
+void ConvReluPool<Scalar>::forward(const Scalar* params, ConstRows<Scalar> in, Rows<Scalar> pooled,
                                    std::uint8_t* choices, ChunkScratch<Scalar>& scratch) const {
   struct Stage final : ConvOutputSink<Scalar> {
     const MaxPool2D<Scalar>& pool;
-    Rows<Scalar>& activated;
     Rows<Scalar>& pooled;
     std::uint8_t* choices;
-    Eigen::Index positions;
+    Eigen::Index filters, positions;
     Scalar* flat;
+    Scalar* a;
     void example(Eigen::Index e, const Scalar* sums, Eigen::Index stride,
                  const Scalar* bias) override {
-      Scalar* a = activated.data() + e * activated.cols();
-      const Eigen::Index filters = activated.cols() / positions;
       for (Eigen::Index f = 0; f < filters; ++f)
         for (Eigen::Index i = 0; i < positions; ++i)
           a[f * positions + i] = std::max(sums[f * stride + i] + bias[f], Scalar(0));
       pool.poolExample(a, pooled.data() + e * pooled.cols(),
                        choices == nullptr ? nullptr : choices + e * pool.flatLength(), true, flat);
     }
-    Stage(const MaxPool2D<Scalar>& p, Rows<Scalar>& a, Rows<Scalar>& o, std::uint8_t* c,
-          Eigen::Index t, Scalar* f)
-        : pool(p), activated(a), pooled(o), choices(c), positions(t), flat(f) {}
-  } stage(*m_pool, activated, pooled, choices, m_conv->positionCount(),
-          scratch.buffer(3, m_pool->flatLength()));
+    Stage(const MaxPool2D<Scalar>& p, Rows<Scalar>& o, std::uint8_t* c, Eigen::Index f,
+          Eigen::Index t, Scalar* buffer)
+        : pool(p),
+          pooled(o),
+          choices(c),
+          filters(f),
+          positions(t),
+          flat(buffer),
+          a(buffer + p.flatLength()) {}
+  };
+  const Eigen::Index filters = m_conv->filterCount(), t = m_conv->positionCount();
+  Stage stage(*m_pool, pooled, choices, filters, t,
+              scratch.buffer(3, m_pool->flatLength() + filters * t));
   m_conv->forwardExamples(params, in, scratch, stage);
 }
 

@@ -9,8 +9,8 @@
 // whose maximum is not positive routes nothing), so backward() reads no activation. Every
 // value is computed by the same operations in the same order as the layers one by one, so
 // results are bit-identical to them. The Workspace entries between the three layers (the
-// convolution's raw output and the gradient of the ReLU's output) are neither written nor
-// needed.
+// convolution's output, the ReLU's output and the ReLU's output gradient) are neither
+// written nor needed.
 #pragma once
 
 #include <cstdint>
@@ -28,11 +28,11 @@ class ConvReluPool {
   static std::optional<ConvReluPool> match(const Layer<Scalar>& conv, const Layer<Scalar>& relu,
                                            const Layer<Scalar>& pool);
 
-  // activated = ReLU(conv(in)), pooled = maxpool(activated), for a chunk's rows; unless
-  // `choices` is null, each window's choice goes there for backward() (MaxPool2D's, one byte
-  // per window position, choicesPerExample() a row).
-  void forward(const Scalar* params, ConstRows<Scalar> in, Rows<Scalar> activated,
-               Rows<Scalar> pooled, std::uint8_t* choices, ChunkScratch<Scalar>& scratch) const;
+  // pooled = maxpool(ReLU(conv(in))) for a chunk's rows; unless `choices` is null, each
+  // window's choice goes there for backward() (MaxPool2D's, one byte per window position,
+  // choicesPerExample() a row).
+  void forward(const Scalar* params, ConstRows<Scalar> in, Rows<Scalar> pooled,
+               std::uint8_t* choices, ChunkScratch<Scalar>& scratch) const;
   // convGrad = dLoss/d(conv output) from pooledGrad = dLoss/d(pooled) and forward()'s choices.
   void backward(const std::uint8_t* choices, ConstRows<Scalar> pooledGrad, Rows<Scalar> convGrad,
                 ChunkScratch<Scalar>& scratch) const;

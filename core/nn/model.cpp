@@ -186,8 +186,7 @@ double Model<Scalar>::flopsPerExample() const {
   return 2 * macs;
 }
 
-// Inference over fixed chunks; each chunk ping-pongs between two local buffers (a fused
-// conv → ReLU → max-pool block puts the ReLU's output in a third).
+// Inference over fixed chunks; each chunk ping-pongs between two local buffers.
 template <class Scalar>
 Matrix<Scalar> Model<Scalar>::logits(const Matrix<Scalar>& x) const {
   const Impl& m = *m_impl;
@@ -202,7 +201,7 @@ Matrix<Scalar> Model<Scalar>::logits(const Matrix<Scalar>& x) const {
                  const auto b = static_cast<Eigen::Index>(begin),
                             n = static_cast<Eigen::Index>(end - begin);
                  ChunkScratch<Scalar> scratch;
-                 std::array<Matrix<Scalar>, 3> buffers;
+                 std::array<Matrix<Scalar>, 2> buffers;
                  const Scalar* in = x.data() + b * x.cols();
                  auto output = [&](std::size_t l, Matrix<Scalar>& next) {
                    if (l + 1 == m.layers.size()) return rowBlock(result, b, n);
@@ -214,7 +213,7 @@ Matrix<Scalar> Model<Scalar>::logits(const Matrix<Scalar>& x) const {
                    const Scalar* p = m.params.data() + m.offsets[l];
                    Rows<Scalar> out = output(blocks[l] ? l + 2 : l, buffers[l % 2]);
                    if (blocks[l]) {
-                     blocks[l]->forward(p, input, output(l + 1, buffers[2]), out, nullptr, scratch);
+                     blocks[l]->forward(p, input, out, nullptr, scratch);
                      l += 2;
                    } else {
                      m.layers[l]->forward(p, input, out, scratch);
@@ -317,8 +316,8 @@ void Model<Scalar>::Impl::forwardByRows(Workspace<Scalar>& ws, std::size_t l) co
                });
 }
 
-// Layers [from, to) of rows [b, b + n) into the workspace; a fused block writes the ReLU's
-// and the pooling's outputs, not the convolution's own.
+// Layers [from, to) of rows [b, b + n) into the workspace; a fused block writes only the
+// pooling's output.
 template <class Scalar>
 void Model<Scalar>::Impl::forwardChunk(Workspace<Scalar>& ws, const Blocks& blocks, Eigen::Index b,
                                        Eigen::Index n, ChunkScratch<Scalar>& scratch,
@@ -331,8 +330,7 @@ void Model<Scalar>::Impl::forwardChunk(Workspace<Scalar>& ws, const Blocks& bloc
     const Scalar* p = params.data() + offsets[l];
     if (blocks[l]) {
       std::uint8_t* choices = ws.poolChoices[l].data() + b * blocks[l]->choicesPerExample();
-      blocks[l]->forward(p, layerInput(ws, l, b, n), output(l + 1), output(l + 2), choices,
-                         scratch);
+      blocks[l]->forward(p, layerInput(ws, l, b, n), output(l + 2), choices, scratch);
       l += 2;
     } else {
       layers[l]->forward(p, layerInput(ws, l, b, n), output(l), scratch);

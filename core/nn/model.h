@@ -41,7 +41,8 @@ struct Workspace {
   // dLoss_i/d(output of layer l), batch rows; not computed (left as they were) below the
   // first layer with parameters, whose input gradient nothing needs. Nor, where a conv,
   // a relu and a maxpool layer follow each other (run as one block, conv_relu_pool.h), are
-  // the conv's output (the relu's entry in activations) and the relu's output gradient.
+  // the conv's and the relu's outputs (the relu's and the maxpool's entries in activations)
+  // and the relu's output gradient.
   std::vector<Matrix<Scalar>> outputGrads;
   // Per layer starting such a block, its pooling's choices (conv_relu_pool.h), batch rows;
   // empty for the other layers.

@@ -207,11 +207,13 @@ class TestNnModel : public QObject {
     const Eigen::Index batch = 37;  // a full chunk of 32 and a partial one
     const Matrix<float> x = randomMatrix<float>(batch, shape.featureCount(), 21);
     const std::vector<int> labels = randomLabels(batch, 5, 21);
-    // A block's output, the ReLU's input: conv at l - 1, relu at l, maxpool at l + 1.
-    auto blockInner = [&](int l) {
-      return l > 0 && l + 1 < layers && model.layer(l - 1).kind() == "conv" &&
-             model.layer(l).kind() == "relu" && model.layer(l + 1).kind() == "maxpool";
+    // The inputs inside a block: of its relu (conv at l - 1, relu at l, maxpool at l + 1)
+    // and of its maxpool (conv at l - 2, relu at l - 1, maxpool at l).
+    auto isBlock = [&](int conv) {
+      return conv >= 0 && conv + 2 < layers && model.layer(conv).kind() == "conv" &&
+             model.layer(conv + 1).kind() == "relu" && model.layer(conv + 2).kind() == "maxpool";
     };
+    auto blockInner = [&](int l) { return isBlock(l - 1) || isBlock(l - 2); };
     Workspace<float> ws;
     model.backward(x, labels, ws);
     int blocks = 0;
@@ -220,7 +222,7 @@ class TestNnModel : public QObject {
         ++blocks;  // the fused path leaves these alone: poison them to see that it ran
         ws.activations[std::size_t(l)].setConstant(std::numeric_limits<float>::quiet_NaN());
       }
-    QCOMPARE(blocks, 2);
+    QCOMPARE(blocks, 4);
     model.backward(x, labels, ws);
     QVERIFY(model.logits(x) == ws.logits);  // inference fuses the blocks too
     std::vector<const float*> params;
@@ -251,12 +253,12 @@ class TestNnModel : public QObject {
       for (int l = 0; l < layers; ++l) {
         const auto u = std::size_t(l);
         const std::string kind = model.layer(l).kind();
-        if (blockInner(l)) {
+        if (blockInner(l))
           QVERIFY(ws.activations[u].middleRows(b, n).array().isNaN().all());
-          continue;  // nor is the ReLU's output gradient written
-        }
-        QVERIFY2(act[u] == ws.activations[u].middleRows(b, n), kind.c_str());
-        QVERIFY2(grad[u] == ws.outputGrads[u].middleRows(b, n), kind.c_str());
+        else
+          QVERIFY2(act[u] == ws.activations[u].middleRows(b, n), kind.c_str());
+        if (!isBlock(l - 1))  // nor is the output gradient of a block's ReLU written
+          QVERIFY2(grad[u] == ws.outputGrads[u].middleRows(b, n), kind.c_str());
       }
     }
   }
