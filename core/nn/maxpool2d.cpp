@@ -35,8 +35,8 @@ bool copyShort(const Scalar* src, Scalar* dst, int n) {
   return false;
 }
 
-// maxima[i] = the maximum of the window at flat index i (offsets i + dy·w + dx) and, unless
-// choice is null, choice[i] = the offset dy·size + dx of its first maximum, or kNoRoute where
+// maxima[i] = the maximum of the window at flat index i (offsets i + dy·w + dx) and, with
+// Choose, choice[i] = the offset dy·size + dx of its first maximum, or kNoRoute where
 // positiveOnly and that maximum is not positive. The offsets are visited in row-major order
 // and only a strictly greater input moves the choice. K = size where it is known at compile
 // time (the window's loop is unrolled and the loop over i vectorised), 0 otherwise.
@@ -121,7 +121,8 @@ Eigen::Index MaxPool2D<Scalar>::corner(int c, int oy) const {
 
 template <class Scalar>
 void MaxPool2D<Scalar>::poolExample(const Scalar* x, Scalar* y, std::uint8_t* choice,
-                                    bool positiveOnly, Scalar* maxima) const {
+                                    bool positiveOnly, Scalar* flat) const {
+  Scalar* maxima = flat;
   const Eigen::Index length = flatLength(), w = m_in.width;
   auto pass = [&](auto size) {
     constexpr int K = decltype(size)::value;
