@@ -56,20 +56,17 @@ void ConvReluPool<Scalar>::forward(const Scalar* params, ConstRows<Scalar> in, R
   m_conv->forwardExamples(params, in, scratch, stage);
 }
 
-// Each example: MaxPool2D's routing into the zeroed row of convGrad (scratch buffer 0 holds
-// its pending gradients). Relu::backward's mask is already in the choices: every input a
-// choice routes to is its window's maximum, positive there, so the ReLU passes it.
+// Each example: MaxPool2D's routing into its row of convGrad, which it writes whole
+// (scratch buffer 0 holds its pending gradients). Relu::backward's mask is already in the choices:
+// every input a choice routes to is its window's maximum, positive there, so the ReLU passes it.
 template <class Scalar>
 void ConvReluPool<Scalar>::backward(const std::uint8_t* choices, ConstRows<Scalar> pooledGrad,
                                     Rows<Scalar> convGrad, ChunkScratch<Scalar>& scratch) const {
   const Eigen::Index size = convGrad.cols(), count = choicesPerExample();
   Scalar* pending = scratch.buffer(0, m_pool->flatLength());
-  for (Eigen::Index e = 0; e < convGrad.rows(); ++e) {
-    Scalar* d = convGrad.data() + e * size;
-    std::fill(d, d + size, Scalar(0));
-    m_pool->routeExample(choices + e * count, pooledGrad.data() + e * pooledGrad.cols(), d,
-                         pending);
-  }
+  for (Eigen::Index e = 0; e < convGrad.rows(); ++e)
+    m_pool->routeExample(choices + e * count, pooledGrad.data() + e * pooledGrad.cols(),
+                         convGrad.data() + e * size, pending);
 }
 
 template class ConvReluPool<float>;

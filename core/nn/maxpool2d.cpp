@@ -60,15 +60,22 @@ void windowMaxima(const Scalar* __restrict x, Eigen::Index w, int size, bool pos
   }
 }
 
-// d[i] += pending[i] where choice[i] is k, else += 0 (which leaves d as it is: it starts at
-// +0 and no sum of gradients makes it −0).
-template <class Scalar>
-void routeOffset(const std::uint8_t* __restrict choice, int k, const Scalar* __restrict pending,
-                 Eigen::Index n, Scalar* __restrict d) {
-  const auto key = static_cast<std::uint8_t>(k);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    const Scalar g = pending[i], old = d[i];
-    d[i] = old + (choice[i] == key ? g : Scalar(0));
+// dx[p] = the sum over offsets k, in row-major order, of pending[p − offset k] where the
+// window there chose k (else + 0), for positions p whose every p − offset lies in the flat
+// range. The sum starts at +0, as a zeroed dx did when each offset was a pass of its own,
+// so every input gets the same bits; each dx is written once. K as in windowMaxima.
+template <int K, class Scalar>
+void gatherRange(const std::uint8_t* __restrict choice, const Scalar* __restrict pending,
+                 Eigen::Index w, int size, Eigen::Index begin, Eigen::Index end,
+                 Scalar* __restrict dx) {
+  const int s = K > 0 ? K : size;
+  for (Eigen::Index p = begin; p < end; ++p) {
+    Scalar sum = 0;
+    for (int k = 0; k < s * s; ++k) {
+      const Eigen::Index j = p - (k / s) * w - k % s;
+      sum += choice[j] == static_cast<std::uint8_t>(k) ? pending[j] : Scalar(0);
+    }
+    dx[p] = sum;
   }
 }
 
@@ -143,13 +150,15 @@ void MaxPool2D<Scalar>::poolExample(const Scalar* x, Scalar* y, std::uint8_t* ch
     }
 }
 
-// Each window's gradient waits at its corner in `pending` (0 elsewhere), then one pass per
-// offset, in row-major order, sends it where the choice says: where overlapping windows
-// (stride < size) send several gradients to one input, they add up in that order.
+// Each window's gradient waits at its corner in `pending` (0 elsewhere); then each input
+// gathers what the windows that chose it send, in row-major order of their offsets: where
+// overlapping windows (stride < size) send several gradients to one input, they add up in
+// that order. The few inputs near either end, where some offsets fall outside the flat
+// range, test each one.
 template <class Scalar>
 void MaxPool2D<Scalar>::routeExample(const std::uint8_t* choice, const Scalar* g, Scalar* dx,
                                      Scalar* pending) const {
-  const Eigen::Index length = flatLength();
+  const Eigen::Index length = flatLength(), w = m_in.width, size = m_in.featureCount();
   std::fill_n(pending, length, Scalar(0));
   for (int c = 0; c < m_in.channels; ++c)
     for (int oy = 0; oy < m_outH; ++oy, g += m_outW) {
@@ -157,8 +166,24 @@ void MaxPool2D<Scalar>::routeExample(const std::uint8_t* choice, const Scalar* g
       if (m_stride != 1 || !copyShort(g, row, m_outW))
         for (int ox = 0; ox < m_outW; ++ox) row[ox * m_stride] = g[ox];
     }
-  for (int k = 0; k < m_size * m_size; ++k)
-    routeOffset(choice, k, pending, length, dx + (k / m_size) * m_in.width + k % m_size);
+  const Eigen::Index reach = size - length;  // the largest offset, (size − 1)·(w + 1)
+  const Eigen::Index begin = std::min(reach, size), end = std::max(length, begin);
+  auto edge = [&](Eigen::Index from, Eigen::Index to) {
+    for (Eigen::Index p = from; p < to; ++p) {
+      Scalar sum = 0;
+      for (int k = 0; k < m_size * m_size; ++k) {
+        const Eigen::Index j = p - (k / m_size) * w - k % m_size;
+        if (j >= 0 && j < length && choice[j] == static_cast<std::uint8_t>(k)) sum += pending[j];
+      }
+      dx[p] = sum;
+    }
+  };
+  edge(0, begin);
+  if (m_size == 2)
+    gatherRange<2>(choice, pending, w, m_size, begin, end, dx);
+  else
+    gatherRange<0>(choice, pending, w, m_size, begin, end, dx);
+  edge(end, size);
 }
 
 template <class Scalar>
@@ -178,7 +203,6 @@ void MaxPool2D<Scalar>::backward(const Scalar*, ConstRows<Scalar> in, ConstRows<
   Scalar* pooled = scratch.buffer(1, out.cols());
   Scalar* pending = scratch.buffer(2, flatLength());
   std::vector<std::uint8_t> choice(static_cast<std::size_t>(flatLength()));
-  inGrad.setZero();
   for (Eigen::Index e = 0; e < in.rows(); ++e) {
     poolExample(in.data() + e * in.cols(), pooled, choice.data(), false, flat);
     routeExample(choice.data(), outGrad.data() + e * outGrad.cols(),

@@ -40,8 +40,8 @@ class MaxPool2D final : public Layer<Scalar> {
   Eigen::Index flatLength() const;
   void poolExample(const Scalar* x, Scalar* y, std::uint8_t* choice, bool positiveOnly,
                    Scalar* flat) const;
-  // dx (the example's input gradient) += g routed by poolExample()'s choices. `pending`
-  // holds flatLength() scalars.
+  // dx (the example's input gradient) = g routed by poolExample()'s choices; every input
+  // is written. `pending` holds flatLength() scalars.
   void routeExample(const std::uint8_t* choice, const Scalar* g, Scalar* dx, Scalar* pending) const;
 
  private:
