@@ -248,7 +248,7 @@ void Model<Scalar>::backward(const Matrix<Scalar>& x, std::span<const int> label
   // Each chunk copies its own rows of the input: one copy of an mlp's lot (0.8 MB) before
   // the parallel loop was a serial part of every step.
   auto copyInput = [&](Eigen::Index b, Eigen::Index n) {
-    rowBlock(ws.activations[0], b, n) = rowBlock(x, b, n);
+    rowBlock(ws.activations[0], Impl::entryRow(ws, 0, b), n) = rowBlock(x, b, n);
   };
   const std::size_t wide = m.batchWideLayer(batch);
   std::size_t from = 0;
@@ -271,7 +271,7 @@ void Model<Scalar>::backward(const Matrix<Scalar>& x, std::span<const int> label
                  m.forwardChunk(ws, blocks, b, n, ws.chunkScratch[c], from, layerCount);
                  softmaxCrossEntropy<Scalar>(rowBlock(std::as_const(ws.logits), b, n),
                                              labels.data() + b, ws.losses.data() + b,
-                                             rowBlock(ws.outputGrads[layerCount - 1], b, n));
+                                             Impl::outputGrad(ws, layerCount - 1, b, n));
                  m.backwardChunk(ws, blocks, b, n, ws.chunkScratch[c]);
                  if (ws.normsInBackward) m.chunkNorms(ws, c, b, n, ws.chunkScratch[c]);
                });
@@ -279,26 +279,30 @@ void Model<Scalar>::backward(const Matrix<Scalar>& x, std::span<const int> label
 }
 
 // Every buffer backward() fills, for a batch of `batch` rows; no per-example gradient kept.
+// The entries below ws.chunkLocalLayers get one chunk's rows per thread.
 template <class Scalar>
 void Model<Scalar>::Impl::sizeWorkspace(Workspace<Scalar>& ws, Eigen::Index batch,
                                         const Blocks& blocks) const {
   const std::size_t count = layers.size();
   ws.losses.resize(batch);
   ws.logits.resize(batch, shapes.back().featureCount());
-  ws.activations.resize(count);
-  ws.outputGrads.resize(count);
-  ws.poolChoices.resize(count);
-  for (std::size_t l = 0; l < count; ++l) {
-    ws.activations[l].resize(batch, shapes[l].featureCount());
-    ws.outputGrads[l].resize(batch, shapes[l + 1].featureCount());
-    ws.poolChoices[l].resize(blocks[l] ? std::size_t(batch * blocks[l]->choicesPerExample()) : 0);
-  }
   const std::size_t chunks = chunksOf(batch);
   if (ws.chunkScratch.size() < chunks) ws.chunkScratch.resize(chunks);
   ws.keptGradients.resize(count);
   ws.keptValid.assign(count, 0);
   ws.normsReady = false;
   if (ws.normsInBackward) prepareNorms(ws);
+  ws.chunkLocalLayers = chunkLocalLayers(ws, batch);
+  const Eigen::Index local = tbb::this_task_arena::max_concurrency() * chunkSize(batch);
+  ws.activations.resize(count);
+  ws.outputGrads.resize(count);
+  ws.poolChoices.resize(count);
+  for (std::size_t l = 0; l < count; ++l) {
+    const Eigen::Index rows = l < ws.chunkLocalLayers ? local : batch;
+    ws.activations[l].resize(rows, shapes[l].featureCount());
+    ws.outputGrads[l].resize(rows, shapes[l + 1].featureCount());
+    ws.poolChoices[l].resize(blocks[l] ? std::size_t(rows * blocks[l]->choicesPerExample()) : 0);
+  }
 }
 
 // Layer l (dense) for the whole batch, one block of kRowBlock weight rows per task: the same
@@ -324,12 +328,13 @@ void Model<Scalar>::Impl::forwardChunk(Workspace<Scalar>& ws, const Blocks& bloc
                                        std::size_t from, std::size_t to) const {
   const std::size_t count = layers.size();
   auto output = [&](std::size_t l) {
-    return rowBlock(l + 1 < count ? ws.activations[l + 1] : ws.logits, b, n);
+    return rowBlock(l + 1 < count ? ws.activations[l + 1] : ws.logits, entryRow(ws, l + 1, b), n);
   };
   for (std::size_t l = from; l < to; ++l) {
     const Scalar* p = params.data() + offsets[l];
     if (blocks[l]) {
-      std::uint8_t* choices = ws.poolChoices[l].data() + b * blocks[l]->choicesPerExample();
+      std::uint8_t* choices =
+          ws.poolChoices[l].data() + entryRow(ws, l, b) * blocks[l]->choicesPerExample();
       blocks[l]->forward(p, layerInput(ws, l, b, n), output(l + 2), choices, scratch);
       l += 2;
     } else {
@@ -348,16 +353,15 @@ void Model<Scalar>::Impl::backwardChunk(Workspace<Scalar>& ws, const Blocks& blo
   for (std::size_t l = layers.size() - 1; l > firstTrained; --l) {
     if (l >= 2 && blocks[l - 2]) {
       const ConvReluPool<Scalar>& block = *blocks[l - 2];
-      block.backward(ws.poolChoices[l - 2].data() + b * block.choicesPerExample(),
-                     rowBlock(std::as_const(ws.outputGrads[l]), b, n),
-                     rowBlock(ws.outputGrads[l - 2], b, n), scratch);
+      block.backward(
+          ws.poolChoices[l - 2].data() + entryRow(ws, l - 2, b) * block.choicesPerExample(),
+          outputGrad(std::as_const(ws), l, b, n), outputGrad(ws, l - 2, b, n), scratch);
       l -= 1;  // the loop's decrement steps over the ReLU to the convolution
       continue;
     }
     layers[l]->backward(params.data() + offsets[l], layerInput(ws, l, b, n),
-                        layerInput(ws, l + 1, b, n),
-                        rowBlock(std::as_const(ws.outputGrads[l]), b, n),
-                        rowBlock(ws.outputGrads[l - 1], b, n), scratch);
+                        layerInput(ws, l + 1, b, n), outputGrad(std::as_const(ws), l, b, n),
+                        outputGrad(ws, l - 1, b, n), scratch);
   }
 }
 

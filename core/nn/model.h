@@ -37,7 +37,7 @@ template <class Scalar>
 struct Workspace {
   Vector<Scalar> losses;                    // per example, softmax cross-entropy
   Matrix<Scalar> logits;                    // batch × classes (the output of the last layer)
-  std::vector<Matrix<Scalar>> activations;  // input of layer l, batch rows
+  std::vector<Matrix<Scalar>> activations;  // input of layer l, batch rows (but see below)
   // dLoss_i/d(output of layer l), batch rows; not computed (left as they were) below the
   // first layer with parameters, whose input gradient nothing needs. Nor, where a conv,
   // a relu and a maxpool layer follow each other (run as one block, conv_relu_pool.h), are
@@ -72,12 +72,21 @@ struct Workspace {
   // the chunk's weights, n × clipColumns (1, or one column per group). backward() then sums
   // each kept layer's weighted per-example gradients chunk by chunk while they are in the
   // core's cache (a thread's buffer, never the lot-wide keptGradients) and clippedGradientSum()
-  // returns Σ_i w_i g_i. Called from several threads at once, each chunk once.
+  // returns Σ_i w_i g_i. Called from several threads at once, each chunk once; it must start
+  // no parallel work, since the thread running a chunk keeps that chunk's values in buffers
+  // of its own (threadGradients, and chunkLocalLayers below) until the chunk is done.
   std::function<void(std::size_t chunk, const Matrix<Scalar>& norms, Matrix<Scalar>& weights)>
       clipChunk;
   Eigen::Index clipColumns = 1;
   mutable Matrix<Scalar> clipWeights;                   // batch × clipColumns, from clipChunk
   mutable std::vector<Matrix<Scalar>> threadGradients;  // per thread: a chunk's kept gradients
+  // Set by a backward() that clips: the layers below this one are all summed chunk by chunk
+  // (conv) or have no parameters, so nothing reads their entries of activations, outputGrads
+  // and poolChoices once their chunk is done. Those entries hold one chunk per thread (the
+  // thread's rows start at its index × chunkSize()), the same memory from chunk to chunk,
+  // which stays in the core's cache. The queries that would read them for the whole batch
+  // then refuse; clippedGradientSum() and the norms read none.
+  std::size_t chunkLocalLayers = 0;
 
   Eigen::Index batchSize() const { return losses.size(); }
 };

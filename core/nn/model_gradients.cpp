@@ -30,7 +30,7 @@ using detail::kSummedInChunks;
 template <class Scalar>
 Matrix<Scalar> Model<Scalar>::perExampleGradients(const Workspace<Scalar>& ws) const {
   const Impl& m = *m_impl;
-  m.checkWorkspace(ws, "perExampleGradients");
+  m.checkWorkspace(ws, "perExampleGradients", true);
   const Eigen::Index batch = ws.batchSize(), p = parameterCount();
   Matrix<Scalar> grads(batch, p);  // every column belongs to exactly one layer's slice
   forEachChunk(static_cast<std::size_t>(batch), chunkSize(batch),
@@ -49,7 +49,7 @@ Matrix<Scalar> Model<Scalar>::perExampleGradients(const Workspace<Scalar>& ws) c
 template <class Scalar>
 Matrix<Scalar> Model<Scalar>::perExampleGroupSquaredNorms(const Workspace<Scalar>& ws) const {
   const Impl& m = *m_impl;
-  m.checkWorkspace(ws, "perExampleGroupSquaredNorms");
+  m.checkWorkspace(ws, "perExampleGroupSquaredNorms", !ws.normsReady);
   if (ws.normsReady) return ws.groupNorms;
   m.prepareNorms(ws);
   forEachChunk(static_cast<std::size_t>(ws.batchSize()), chunkSize(ws.batchSize()),
@@ -111,7 +111,7 @@ void Model<Scalar>::Impl::chunkNorms(const Workspace<Scalar>& ws, std::size_t c,
   for (std::size_t l = 0; l < layers.size(); ++l) {
     if (layerSize(l) == 0) continue;
     const ConstRows<Scalar> in = layerInput(ws, l, b, n);
-    const ConstRows<Scalar> delta = rowBlock(ws.outputGrads[l], b, n);
+    const ConstRows<Scalar> delta = outputGrad(ws, l, b, n);
     Matrix<Scalar>& kept = ws.keptGradients[l];
     if (ws.keptValid[l] == kSummedInChunks) {
       layers[l]->perExampleGradients(in, delta, chunkGradients->data() + column,
@@ -280,7 +280,7 @@ void Model<Scalar>::weightedGradientSum(const Workspace<Scalar>& ws,
                                         std::span<const Scalar> weights,
                                         Vector<Scalar>& out) const {
   const Impl& m = *m_impl;
-  m.checkWorkspace(ws, "weightedGradientSum");
+  m.checkWorkspace(ws, "weightedGradientSum", true);
   if (static_cast<Eigen::Index>(weights.size()) != ws.batchSize())
     throw ModelError("Model::weightedGradientSum: expected one weight per example (" +
                      std::to_string(ws.batchSize()) + "), found " + std::to_string(weights.size()));
@@ -292,7 +292,7 @@ void Model<Scalar>::groupWeightedGradientSum(const Workspace<Scalar>& ws,
                                              const Matrix<Scalar>& weights,
                                              Vector<Scalar>& out) const {
   const Impl& m = *m_impl;
-  m.checkWorkspace(ws, "groupWeightedGradientSum");
+  m.checkWorkspace(ws, "groupWeightedGradientSum", true);
   const auto groups = static_cast<Eigen::Index>(parameterGroups().size());
   if (weights.rows() != ws.batchSize() || weights.cols() != groups)
     throw ModelError("Model::groupWeightedGradientSum: expected weights of " +
@@ -305,7 +305,7 @@ void Model<Scalar>::groupWeightedGradientSum(const Workspace<Scalar>& ws,
 template <class Scalar>
 void Model<Scalar>::clippedGradientSum(const Workspace<Scalar>& ws, Vector<Scalar>& out) const {
   const Impl& m = *m_impl;
-  m.checkWorkspace(ws, "clippedGradientSum");
+  m.checkWorkspace(ws, "clippedGradientSum", false);
   if (!ws.clipChunk || !ws.normsReady || ws.clipWeights.rows() != ws.batchSize())
     throw ModelError(
         "Model::clippedGradientSum: expected a workspace whose backward() clipped "

@@ -3,6 +3,8 @@
 // passes) and model_gradients.cpp (per-example gradients, their norms and weighted sums).
 #pragma once
 
+#include <tbb/task_arena.h>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -74,10 +76,35 @@ struct Model<Scalar>::Impl {
     if (params.size() != total) params = Vector<Scalar>::Zero(total);
   }
 
-  // The rows [begin, begin + n) of layer l's input (l = L means the model's output).
-  ConstRows<Scalar> layerInput(const Workspace<Scalar>& ws, std::size_t l, Eigen::Index begin,
+  // The row where layer l's entries (activations, outputGrads, poolChoices) hold the chunk
+  // starting at row b: b itself, or the running thread's rows for a layer below
+  // ws.chunkLocalLayers (model.h).
+  static Eigen::Index entryRow(const Workspace<Scalar>& ws, std::size_t l, Eigen::Index b) {
+    if (l >= ws.chunkLocalLayers) return b;
+    return tbb::this_task_arena::current_thread_index() * Model<Scalar>::chunkSize(ws.batchSize());
+  }
+  // Workspace::chunkLocalLayers for a backward() of `batch` rows into ws, once keptValid is set.
+  std::size_t chunkLocalLayers(const Workspace<Scalar>& ws, Eigen::Index batch) const {
+    if (!ws.clipChunk || !ws.normsInBackward) return 0;
+    const std::size_t end = batchWideLayer(batch);
+    std::size_t l = 0, summed = 0;  // summed: past the last layer summed chunk by chunk
+    for (; l < end && (layerSize(l) == 0 || ws.keptValid[l] == detail::kSummedInChunks); ++l)
+      if (layerSize(l) > 0) summed = l + 1;
+    return summed > 0 ? l : 0;  // parameter-free layers alone gain nothing
+  }
+  // The rows of the chunk [b, b + n) of layer l's input (l = L means the model's output) and
+  // of its output gradient.
+  ConstRows<Scalar> layerInput(const Workspace<Scalar>& ws, std::size_t l, Eigen::Index b,
                                Eigen::Index n) const {
-    return rowBlock(l < layers.size() ? ws.activations[l] : ws.logits, begin, n);
+    return rowBlock(l < layers.size() ? ws.activations[l] : ws.logits, entryRow(ws, l, b), n);
+  }
+  static ConstRows<Scalar> outputGrad(const Workspace<Scalar>& ws, std::size_t l, Eigen::Index b,
+                                      Eigen::Index n) {
+    return rowBlock(ws.outputGrads[l], entryRow(ws, l, b), n);
+  }
+  static Rows<Scalar> outputGrad(Workspace<Scalar>& ws, std::size_t l, Eigen::Index b,
+                                 Eigen::Index n) {
+    return rowBlock(ws.outputGrads[l], entryRow(ws, l, b), n);
   }
 
   // blocks[l]: the fused conv → ReLU → max-pool block starting at layer l, if any
@@ -157,18 +184,28 @@ struct Model<Scalar>::Impl {
   void chunkedWeightedSum(const Workspace<Scalar>& ws, const std::vector<std::size_t>& chunked,
                           const std::vector<const Scalar*>& layerWeights) const;
 
-  void checkWorkspace(const Workspace<Scalar>& ws, const char* query) const {
+  // `lotRows`: the query reads every layer's entries for the whole batch.
+  void checkWorkspace(const Workspace<Scalar>& ws, const char* query, bool lotRows) const {
     const Eigen::Index b = ws.batchSize();
     bool ok = ws.activations.size() == layers.size() && ws.outputGrads.size() == layers.size() &&
-              ws.keptValid.size() == layers.size();
-    for (std::size_t l = 0; ok && l < layers.size(); ++l)
-      ok = ws.activations[l].rows() == b && ws.activations[l].cols() == shapes[l].featureCount() &&
-           ws.outputGrads[l].rows() == b &&
+              ws.keptValid.size() == layers.size() && ws.chunkLocalLayers <= layers.size();
+    for (std::size_t l = 0; ok && l < layers.size(); ++l) {
+      const bool lot = l >= ws.chunkLocalLayers;  // otherwise one chunk per thread
+      ok = (!lot || (ws.activations[l].rows() == b && ws.outputGrads[l].rows() == b)) &&
+           ws.activations[l].cols() == shapes[l].featureCount() &&
            ws.outputGrads[l].cols() == shapes[l + 1].featureCount();
+    }
     if (!ok)
       throw ModelError(std::string("Model::") + query +
                        ": expected a workspace filled by backward() of this model, found one "
                        "with other layers or shapes");
+    if (lotRows && ws.chunkLocalLayers > 0)
+      throw ModelError(std::string("Model::") + query +
+                       ": this workspace's backward() clipped (Workspace::clipChunk), so it kept "
+                       "the first " +
+                       std::to_string(ws.chunkLocalLayers) +
+                       " layers' values for one chunk at a time only; run backward() without "
+                       "clipChunk for this query");
   }
 };
 
