@@ -35,9 +35,10 @@ class Layer;
 // ones. The const queries fill its caches, so a Workspace serves one thread at a time.
 template <class Scalar>
 struct Workspace {
-  Vector<Scalar> losses;                    // per example, softmax cross-entropy
-  Matrix<Scalar> logits;                    // batch × classes (the output of the last layer)
-  std::vector<Matrix<Scalar>> activations;  // input of layer l, batch rows (but see below)
+  Vector<Scalar> losses;  // per example, softmax cross-entropy
+  Matrix<Scalar> logits;  // batch × classes (the output of the last layer)
+  // Input of layer l, batch rows (but see chunkLocalLayers).
+  std::vector<Matrix<Scalar>> activations;
   // dLoss_i/d(output of layer l), batch rows; not computed (left as they were) below the
   // first layer with parameters, whose input gradient nothing needs. Nor, where a conv,
   // a relu and a maxpool layer follow each other (run as one block, conv_relu_pool.h), are
